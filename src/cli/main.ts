@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { calendarCommand } from './commands/calendar.ts';
+import { simCommand } from './commands/sim.ts';
+
+/** Exit codes of the `tiqs-runner` command. */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  config: 3,
+  unavailable: 4,
+} as const;
+
+/**
+ * Builds the `tiqs-runner` program. Each command lives in `commands/<name>.ts` and
+ * exports a factory returning a commander `Command`.
+ */
+export function buildProgram(): Command {
+  const program = new Command('tiqs-runner')
+    .description('Run algorithmic trading strategies against the Tiqs trading API')
+    .showHelpAfterError()
+    .exitOverride();
+  program.addCommand(simCommand());
+  program.addCommand(calendarCommand());
+  return program;
+}
+
+/** Runs the CLI with `argv` (as `process.argv`) and resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version')
+        return EXIT.ok;
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`tiqs-runner: ${message}\n`);
+    return EXIT.failure;
+  }
+}
