@@ -1,0 +1,550 @@
+import { randomUUID } from 'node:crypto';
+import ky, { TimeoutError as KyTimeoutError } from 'ky';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Clock } from '../clock/clock.ts';
+import { LiveClock } from '../clock/live-clock.ts';
+import { sleep } from '../clock/sleep.ts';
+import type { QuoteMode, Variety } from '../domain/order-params.ts';
+import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from './backoff.ts';
+import { InvalidResponseError } from './errors/invalid-response-error.ts';
+import { ModifyLimitError } from './errors/modify-limit-error.ts';
+import { NetworkError } from './errors/network-error.ts';
+import { OutcomeUnknownError } from './errors/outcome-unknown-error.ts';
+import { RateLimitedError } from './errors/rate-limited-error.ts';
+import { RefusedError } from './errors/refused-error.ts';
+import { SessionError } from './errors/session-error.ts';
+import { TimeoutError } from './errors/timeout-error.ts';
+import { TiqsError } from './errors/tiqs-error.ts';
+import { Pacer, type RateClass } from './pacing/pacer.ts';
+import type { RateLimits } from './pacing/rate-limits.ts';
+import { errorEnvelopeSchema, successEnvelopeSchema } from './schemas/envelope.ts';
+import {
+  type OrderBookRecord,
+  type OrderHistoryRecord,
+  orderBookRecordSchema,
+  orderHistoryRecordSchema,
+  type TradeBookRecord,
+  tradeBookRecordSchema,
+} from './schemas/order-records.ts';
+import {
+  type MessageResult,
+  type ModifyOrderRequest,
+  messageResultSchema,
+  type PlaceOrderRequest,
+  type PlaceOrderResult,
+  placeOrderResultSchema,
+} from './schemas/order-requests.ts';
+import { type Quote, quoteSchemas } from './schemas/quote.ts';
+import {
+  type Greeks,
+  greeksSchema,
+  type Holidays,
+  holidaysSchema,
+  type IndexRecord,
+  indexRecordSchema,
+  type OptionChainEntry,
+  type OptionChainRequest,
+  type OptionChainSymbols,
+  optionChainEntrySchema,
+  optionChainSymbolsSchema,
+} from './schemas/utilities.ts';
+import { zodPath } from './zod-path.ts';
+
+/** Base URL of the real service. */
+export const DEFAULT_BASE_URL = 'https://api.tiqs.trading';
+
+/** The two request headers that authenticate every call. */
+export interface Credentials {
+  appId: string;
+  token: string;
+}
+
+/** Options of {@link TiqsClient}. */
+export interface TiqsClientOptions extends Credentials {
+  /** Default {@link DEFAULT_BASE_URL}; the simulator's URL in tests and paper mode. */
+  baseUrl?: string;
+  /** Time source for pacing and backoff. Default: wall clock. */
+  clock?: Clock;
+  /** Per-attempt time-out. Default 10 s. */
+  timeoutMs?: number;
+  /** Retry of reads. Order operations are never retried. */
+  retry?: Partial<RetryOptions>;
+  /** Client-side limits. Default: the documented ones. */
+  rateLimits?: RateLimits;
+  /** Explicit pacer; default: the one shared by these credentials at this base URL. */
+  pacer?: Pacer;
+  /** Jitter source, for tests. */
+  random?: () => number;
+  /** Fetch implementation. */
+  fetch?: typeof fetch;
+  /** Logger; no credential is ever logged. */
+  logger?: Logger;
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+interface Call<T> {
+  operation: string;
+  method: Method;
+  path: string;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  rateClass: RateClass;
+  /** Order operations are sent once; an unknown outcome raises OutcomeUnknownError. */
+  kind: 'read' | 'order';
+  tag?: string;
+  orderId?: string;
+  signal?: AbortSignal | undefined;
+}
+
+/** Failure to reach the service at all: the request cannot have been received. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+/**
+ * Typed client of every operation of the Tiqs API (spec §4), on ky.
+ *
+ * Every call sends the `appId` and `token` headers, waits for its rate slot, unwraps the
+ * envelope and validates `data` against the spec's schema. Reads are retried on network
+ * errors, time-outs, 429 and 5xx with jittered exponential backoff; order operations
+ * are sent once and raise {@link OutcomeUnknownError} when their outcome is unknown.
+ *
+ * @example
+ * ```ts
+ * const client = new TiqsClient({ baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' });
+ * const [sbin] = await client.quotes('ltp', [3045]);
+ * console.log(sbin.ltp); // paise
+ * ```
+ */
+export class TiqsClient {
+  readonly baseUrl: string;
+  readonly pacer: Pacer;
+  private credentials: Credentials;
+  private readonly clock: Clock;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryOptions;
+  private readonly random: () => number;
+  private readonly fetchImpl: typeof fetch | undefined;
+  private readonly logger: Logger | undefined;
+
+  constructor(options: TiqsClientOptions) {
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.credentials = { appId: options.appId, token: options.token };
+    this.clock = options.clock ?? new LiveClock();
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.random = options.random ?? Math.random;
+    this.fetchImpl = options.fetch;
+    this.logger = options.logger;
+    this.pacer =
+      options.pacer ??
+      Pacer.shared({ baseUrl: this.baseUrl, appId: options.appId }, this.clock, options.rateLimits);
+  }
+
+  /** Replaces the credentials, e.g. with the next day's token. */
+  setCredentials(credentials: Credentials): void {
+    this.credentials = { ...credentials };
+  }
+
+  // --- quotes -------------------------------------------------------------------
+
+  /** Quote of one instrument in `mode` (`POST /info/quote/:mode`). */
+  quote<M extends QuoteMode>(mode: M, token: number, signal?: AbortSignal): Promise<Quote<M>> {
+    return this.send({
+      operation: `quote:${mode}`,
+      method: 'POST',
+      path: `/info/quote/${mode}`,
+      body: { token },
+      schema: quoteSchemas[mode] as unknown as z.ZodType<Quote<M>>,
+      rateClass: 'quote',
+      kind: 'read',
+      signal,
+    });
+  }
+
+  /**
+   * Quotes of several instruments in `mode` (`POST /info/quotes/:mode`), in the order of
+   * `tokens`; a reply that does not line up with the request is an InvalidResponseError.
+   */
+  async quotes<M extends QuoteMode>(
+    mode: M,
+    tokens: readonly number[],
+    signal?: AbortSignal,
+  ): Promise<Quote<M>[]> {
+    const operation = `quotes:${mode}`;
+    const schema = quoteSchemas[mode].array() as unknown as z.ZodType<Quote<M>[]>;
+    const data = await this.send({
+      operation,
+      method: 'POST',
+      path: `/info/quotes/${mode}`,
+      body: tokens,
+      schema,
+      rateClass: 'quote',
+      kind: 'read',
+      signal,
+    });
+    this.expectAligned(operation, tokens, data.length, (i) => data[i]?.token);
+    return data;
+  }
+
+  // --- orders -------------------------------------------------------------------
+
+  /**
+   * Places an order (`POST /order/:variety`). Sent exactly once. A missing `tags` gets a
+   * fresh unique tag, so that an unknown outcome can always be reconciled.
+   */
+  placeOrder(
+    variety: Variety,
+    request: Omit<PlaceOrderRequest, 'tags'> & { tags?: string },
+    signal?: AbortSignal,
+  ): Promise<PlaceOrderResult> {
+    const tag = request.tags !== undefined && request.tags !== '' ? request.tags : newTag();
+    return this.send({
+      operation: 'placeOrder',
+      method: 'POST',
+      path: `/order/${variety}`,
+      body: { ...request, tags: tag },
+      schema: placeOrderResultSchema,
+      rateClass: 'order',
+      kind: 'order',
+      tag,
+      signal,
+    });
+  }
+
+  /**
+   * Modifies an open or pending order (`PATCH /order/:variety/:order_id`). Refused
+   * locally with {@link ModifyLimitError} after 25 modifications of the order.
+   */
+  async modifyOrder(
+    variety: Variety,
+    orderId: string,
+    request: ModifyOrderRequest,
+    signal?: AbortSignal,
+  ): Promise<MessageResult> {
+    if (!this.pacer.canModify(orderId)) {
+      throw new ModifyLimitError(
+        `order ${orderId} has had ${this.pacer.limits.modificationsPerOrder} modifications; cancel it and place anew`,
+        { operation: 'modifyOrder' },
+      );
+    }
+    this.pacer.recordModification(orderId);
+    return this.send({
+      operation: 'modifyOrder',
+      method: 'PATCH',
+      path: `/order/${variety}/${encodeURIComponent(orderId)}`,
+      body: request,
+      schema: messageResultSchema,
+      rateClass: 'other',
+      kind: 'order',
+      orderId,
+      signal,
+    });
+  }
+
+  /** Cancels an open or pending order (`DELETE /order/:variety/:order_id`). */
+  cancelOrder(variety: Variety, orderId: string, signal?: AbortSignal): Promise<MessageResult> {
+    return this.send({
+      operation: 'cancelOrder',
+      method: 'DELETE',
+      path: `/order/${variety}/${encodeURIComponent(orderId)}`,
+      schema: messageResultSchema,
+      rateClass: 'other',
+      kind: 'order',
+      orderId,
+      signal,
+    });
+  }
+
+  /** History of one order, newest record first (`GET /order/:order_id`). */
+  orderHistory(orderId: string, signal?: AbortSignal): Promise<OrderHistoryRecord[]> {
+    return this.read(
+      'orderHistory',
+      'GET',
+      `/order/${encodeURIComponent(orderId)}`,
+      orderHistoryRecordSchema.array(),
+      signal,
+    );
+  }
+
+  /** The day's order book (`GET /user/orders`). */
+  orderBook(signal?: AbortSignal): Promise<OrderBookRecord[]> {
+    return this.read('orderBook', 'GET', '/user/orders', orderBookRecordSchema.array(), signal);
+  }
+
+  /** The day's trade book, one record per fill (`GET /user/trades`). */
+  tradeBook(signal?: AbortSignal): Promise<TradeBookRecord[]> {
+    return this.read('tradeBook', 'GET', '/user/trades', tradeBookRecordSchema.array(), signal);
+  }
+
+  // --- utilities ----------------------------------------------------------------
+
+  /** Holidays and special sessions of the current year (`GET /info/holidays`). */
+  holidays(signal?: AbortSignal): Promise<Holidays> {
+    return this.read('holidays', 'GET', '/info/holidays', holidaysSchema, signal);
+  }
+
+  /** Exchange indexes (`GET /info/index-list`). */
+  indexList(signal?: AbortSignal): Promise<IndexRecord[]> {
+    return this.read('indexList', 'GET', '/info/index-list', indexRecordSchema.array(), signal);
+  }
+
+  /** Underlyings and their expiries (`GET /info/option-chain-symbols`). */
+  optionChainSymbols(signal?: AbortSignal): Promise<OptionChainSymbols> {
+    return this.read(
+      'optionChainSymbols',
+      'GET',
+      '/info/option-chain-symbols',
+      optionChainSymbolsSchema,
+      signal,
+    );
+  }
+
+  /** `count` calls then `count` puts around the money (`POST /info/option-chain`). */
+  optionChain(request: OptionChainRequest, signal?: AbortSignal): Promise<OptionChainEntry[]> {
+    return this.send({
+      operation: 'optionChain',
+      method: 'POST',
+      path: '/info/option-chain',
+      body: request,
+      schema: optionChainEntrySchema.array(),
+      rateClass: 'other',
+      kind: 'read',
+      signal,
+    });
+  }
+
+  /** Greeks of option tokens, in the order of `tokens` (`POST /info/greeks`). */
+  async greeks(tokens: readonly number[], signal?: AbortSignal): Promise<Greeks[]> {
+    const data = await this.send({
+      operation: 'greeks',
+      method: 'POST',
+      path: '/info/greeks',
+      body: tokens,
+      schema: greeksSchema.array(),
+      rateClass: 'other',
+      kind: 'read',
+      signal,
+    });
+    this.expectAligned('greeks', tokens, data.length);
+    return data;
+  }
+
+  // --- transport ----------------------------------------------------------------
+
+  private read<T>(
+    operation: string,
+    method: Method,
+    path: string,
+    schema: z.ZodType<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    return this.send({ operation, method, path, schema, rateClass: 'other', kind: 'read', signal });
+  }
+
+  private expectAligned(
+    operation: string,
+    tokens: readonly number[],
+    length: number,
+    tokenAt?: (i: number) => number | undefined,
+  ): void {
+    if (length !== tokens.length) {
+      throw new InvalidResponseError(
+        `${operation}: asked for ${tokens.length} tokens, got ${length} entries`,
+        { operation, path: 'data' },
+      );
+    }
+    if (tokenAt === undefined) return;
+    tokens.forEach((token, i) => {
+      if (tokenAt(i) !== token) {
+        throw new InvalidResponseError(
+          `${operation}: data[${i}].token is not the requested ${token}`,
+          {
+            operation,
+            path: `data[${i}].token`,
+          },
+        );
+      }
+    });
+  }
+
+  private async send<T>(call: Call<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      await this.pacer.acquire(call.rateClass, call.signal);
+      try {
+        return await this.attempt(call);
+      } catch (err) {
+        if (!(err instanceof TiqsError)) throw err;
+        if (call.kind === 'order' || !err.retryable || attempt >= this.retry.limit) throw err;
+        const retryAfter = err instanceof RateLimitedError ? err.retryAfterMs : undefined;
+        const delay = backoffDelay(attempt, this.retry, this.random, retryAfter);
+        this.logger?.warn(
+          {
+            operation: call.operation,
+            error: err.name,
+            status: err.status,
+            attempt: attempt + 1,
+            delayMs: delay,
+          },
+          'request failed; retrying',
+        );
+        await sleep(this.clock, delay, call.signal);
+      }
+    }
+  }
+
+  private async attempt<T>(call: Call<T>): Promise<T> {
+    const { operation } = call;
+    let response: Response;
+    try {
+      response = await ky(`${this.baseUrl}${call.path}`, {
+        method: call.method,
+        headers: { appId: this.credentials.appId, token: this.credentials.token },
+        ...(call.body === undefined ? {} : { json: call.body }),
+        timeout: this.timeoutMs,
+        retry: 0,
+        throwHttpErrors: false,
+        ...(call.signal === undefined ? {} : { signal: call.signal }),
+        ...(this.fetchImpl === undefined ? {} : { fetch: this.fetchImpl }),
+      });
+    } catch (err) {
+      throw this.transportError(call, err);
+    }
+
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (err) {
+      throw this.transportError(call, err, response.status);
+    }
+    this.logger?.debug({ operation, status: response.status }, 'response');
+
+    const status = response.status;
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+
+    if (status === 401 || status === 403) {
+      throw new SessionError(
+        `${operation}: session expired or invalid (HTTP ${status}); supply a new access token`,
+        { operation, status },
+      );
+    }
+    if (status === 429) {
+      throw new RateLimitedError(`${operation}: rate limited by the service (HTTP 429)`, {
+        operation,
+        status,
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.clock.now()),
+      });
+    }
+    const failure = errorEnvelopeSchema.safeParse(body);
+    if (status < 200 || status >= 300 || failure.success) {
+      const errorCode = failure.success ? failure.data.errorCode : 'HttpError';
+      const serviceMessage = failure.success ? failure.data.message : text.slice(0, 200);
+      const refused = new RefusedError(
+        `${operation}: refused by the service (HTTP ${status} ${errorCode}): ${serviceMessage}`,
+        { operation, status, errorCode, serviceMessage },
+      );
+      if (call.kind === 'order' && status >= 500) throw this.unknownOutcome(call, refused, status);
+      throw refused;
+    }
+
+    const envelope = successEnvelopeSchema.safeParse(body);
+    if (!envelope.success) {
+      const issue = envelope.error.issues[0];
+      const invalid = new InvalidResponseError(
+        body === undefined
+          ? `${operation}: response body is not JSON`
+          : `${operation}: response is not a success envelope at ${zodPath('', issue?.path ?? []) || 'body'}: ${issue?.message ?? ''}`,
+        { operation, status, path: zodPath('', issue?.path ?? []) },
+      );
+      if (call.kind === 'order') throw this.unknownOutcome(call, invalid, status);
+      throw invalid;
+    }
+    const parsed = call.schema.safeParse(envelope.data.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = zodPath('data', issue?.path ?? []);
+      const invalid = new InvalidResponseError(
+        `${operation}: invalid response at ${path}: ${issue?.message ?? 'does not match the spec'}`,
+        { operation, status, path },
+      );
+      if (call.kind === 'order') throw this.unknownOutcome(call, invalid, status);
+      throw invalid;
+    }
+    return parsed.data;
+  }
+
+  private transportError(call: Call<unknown>, err: unknown, status?: number): TiqsError {
+    const { operation } = call;
+    if (call.signal?.aborted) {
+      return new TiqsError(`${operation}: aborted`, { operation, cause: safeCause(err) });
+    }
+    const timedOut = err instanceof KyTimeoutError;
+    const code = errorCode(err);
+    const base = timedOut
+      ? new TimeoutError(`${operation}: no answer within ${this.timeoutMs} ms`, {
+          operation,
+          cause: safeCause(err),
+        })
+      : new NetworkError(`${operation}: network failure${code ? ` (${code})` : ''}`, {
+          operation,
+          ...(status === undefined ? {} : { status }),
+          cause: safeCause(err),
+        });
+    if (call.kind === 'order' && !(code !== undefined && NOT_SENT_CODES.has(code))) {
+      return this.unknownOutcome(call, base, status);
+    }
+    return base;
+  }
+
+  private unknownOutcome(
+    call: Call<unknown>,
+    cause: TiqsError,
+    status?: number,
+  ): OutcomeUnknownError {
+    const what = call.tag !== undefined ? `tag ${call.tag}` : `order ${call.orderId ?? '?'}`;
+    return new OutcomeUnknownError(
+      `${call.operation}: outcome unknown for ${what} (${cause.message}); reconcile with the order book, do not resend`,
+      {
+        operation: call.operation,
+        ...(status === undefined ? {} : { status }),
+        cause,
+        tag: call.tag,
+        orderId: call.orderId,
+      },
+    );
+  }
+}
+
+/** A fresh client order id for the `tags` field. */
+function newTag(): string {
+  return `tr-${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+}
+
+/** The system error code under a fetch failure, e.g. `ECONNREFUSED`. */
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e instanceof Error; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = e.cause;
+  }
+  return undefined;
+}
+
+/**
+ * A copy of a transport failure that keeps its message and code but drops everything
+ * else: ky's errors hold the request, whose headers carry the credentials.
+ */
+function safeCause(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  const copy = new Error(message);
+  copy.name = err instanceof Error ? err.name : 'Error';
+  const code = errorCode(err);
+  if (code !== undefined) Object.assign(copy, { code });
+  return copy;
+}
