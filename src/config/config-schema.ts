@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+const rupees = z
+  .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d{1,2})?$/)])
+  .describe('rupees, e.g. 50000 or "50000.50"');
+
+/** The `broker` section: where orders and data go. */
+export const brokerConfigSchema = z.object({
+  /** `embedded` starts the local simulator in-process; otherwise the service URL. */
+  baseUrl: z.union([z.literal('embedded'), z.url({ protocol: /^https?$/ })]).default('embedded'),
+  appId: z.string().min(1, 'expected a non-empty appId (use ${TIQS_APP_ID})').optional(),
+  token: z.string().min(1, 'expected a non-empty token (use ${TIQS_ACCESS_TOKEN})').optional(),
+  /** A file holding the access token; re-read when it changes. */
+  tokenFile: z.string().min(1).optional(),
+  timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+  /** Options of the embedded simulator. */
+  sim: z
+    .object({
+      seed: z.number().int().default(42),
+      alwaysOpen: z.boolean().default(true),
+      speed: z.number().positive().max(1_000).default(1),
+      start: z.iso.datetime({ offset: true }).optional(),
+    })
+    .prefault({}),
+});
+
+/** The `marketData` section. */
+export const marketDataConfigSchema = z.object({
+  intervalMs: z.number().int().min(100).default(1_000),
+  greeksIntervalMs: z.number().int().min(500).default(5_000),
+  batchSize: z.number().int().min(1).max(1_000).default(50),
+  warmupSeconds: z.number().int().min(0).default(60),
+  staleAfterIntervals: z.number().int().min(1).default(3),
+  requestsPerSecond: z.number().positive().max(10).default(10),
+});
+
+/** One strategy instance. */
+export const strategyConfigSchema = z.object({
+  /** Instance id: unique, used in logs, tags and the journal. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,23}$/, 'expected 1-24 of a-z, 0-9 and -'),
+  /** Path of the strategy module, relative to the config file's folder's parent or absolute. */
+  module: z.string().min(1),
+  enabled: z.boolean().default(true),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** The `risk` section. Money in rupees here, integer paise inside. */
+export const riskConfigSchema = z.object({
+  maxOrderQuantity: z.number().int().positive().default(10_000),
+  maxOrderValue: rupees.default(1_000_000),
+  maxOpenOrders: z.number().int().positive().default(50),
+  maxPositionPerInstrument: z.number().int().positive().default(10_000),
+  dailyMaxLoss: rupees.default(50_000),
+  flattenOnKill: z.boolean().default(true),
+  /** Convert market orders to limit orders this far (percent) beyond the LTP; 0 = off. */
+  marketProtectionPercent: z.number().min(0).max(20).default(0),
+});
+
+/** The `execution` section. */
+export const executionConfigSchema = z.object({
+  squareOffMinutesBeforeClose: z.number().int().min(0).max(120).default(10),
+  cancelOpenOrdersOnShutdown: z.boolean().default(true),
+  trackIntervalMs: z.number().int().min(200).default(1_000),
+});
+
+/** The whole config file. */
+export const runnerConfigSchema = z.object({
+  mode: z.enum(['live', 'paper']),
+  broker: brokerConfigSchema.prefault({}),
+  marketData: marketDataConfigSchema.prefault({}),
+  strategies: z.array(strategyConfigSchema).min(1, 'expected at least one strategy'),
+  risk: riskConfigSchema.prefault({}),
+  execution: executionConfigSchema.prefault({}),
+  state: z
+    .object({
+      dir: z.string().min(1).default('var/state'),
+    })
+    .prefault({}),
+  logging: z
+    .object({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+      summaryIntervalSeconds: z.number().int().min(0).default(30),
+    })
+    .prefault({}),
+});
+
+/** A validated config, defaults filled in. */
+export type RunnerConfig = z.infer<typeof runnerConfigSchema>;
+/** One strategy instance of a config. */
+export type StrategyConfig = z.infer<typeof strategyConfigSchema>;
