@@ -1,0 +1,198 @@
+import type { Logger } from 'pino';
+import type { Subscription } from 'rxjs';
+import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
+import type { Clock } from '../clock/clock.ts';
+import { parseRupees } from '../domain/money.ts';
+import type { Broker } from './broker.ts';
+import type { OrderEvent } from './order-events.ts';
+import { isFinal, type TrackedOrder } from './tracked-order.ts';
+
+/** Options of {@link OrderTracker}. */
+export interface OrderTrackerOptions {
+  broker: Broker;
+  clock: Clock;
+  logger: Logger;
+  /** Poll interval of the order and trade books. */
+  intervalMs: number;
+  /** How long an order whose placement outcome is unknown may be absent before it counts as not placed. */
+  unknownGraceMs: number;
+  emit(event: OrderEvent): void;
+  /** Called when an unknown placement is confirmed absent after the grace period. */
+  onAbsent(order: TrackedOrder): void;
+}
+
+/**
+ * Learns order state by polling the order book and the trade book (the service's
+ * push channel is not in the spec) and turns changes into events: accepted, opened,
+ * partially filled, filled, cancelled, rejected, modified. Fills are keyed by `fillID`,
+ * so none is lost between polls or counted twice.
+ */
+export class OrderTracker {
+  private readonly orders = new Map<string, TrackedOrder>();
+  private timer: Subscription | undefined;
+  private polling = false;
+
+  constructor(private readonly options: OrderTrackerOptions) {}
+
+  /** Starts following `order` (by its tag). */
+  track(order: TrackedOrder): void {
+    this.orders.set(order.tag, order);
+  }
+
+  /** The order placed for a strategy's intent, if any. */
+  byIntent(strategyId: string, intentId: string): TrackedOrder | undefined {
+    for (const o of this.orders.values())
+      if (o.strategyId === strategyId && o.intentId === intentId) return o;
+    return undefined;
+  }
+
+  /** Every tracked order. */
+  all(): TrackedOrder[] {
+    return [...this.orders.values()];
+  }
+
+  /** Orders not yet final. */
+  active(): TrackedOrder[] {
+    return this.all().filter((o) => !isFinal(o.status));
+  }
+
+  /** Starts the polling loop on the clock. */
+  start(): void {
+    if (this.timer !== undefined) return;
+    const loop = (): void => {
+      this.timer = this.options.clock.scheduler.schedule(() => {
+        void this.poll().finally(loop);
+      }, this.options.intervalMs);
+    };
+    loop();
+  }
+
+  /** Stops polling. */
+  stop(): void {
+    this.timer?.unsubscribe();
+    this.timer = undefined;
+  }
+
+  /** One poll of both books; safe to call directly (tests, shutdown, recovery). */
+  async poll(): Promise<void> {
+    if (this.polling || this.active().length === 0) return;
+    this.polling = true;
+    try {
+      const [book, trades] = await Promise.all([
+        this.options.broker.orderBook(),
+        this.options.broker.tradeBook(),
+      ]);
+      this.reconcile(book, trades);
+    } catch (err) {
+      this.options.logger.warn({ err }, 'order tracking poll failed; will retry');
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Applies a snapshot of the books: the heart of tracking, also used at start-up. */
+  reconcile(book: readonly OrderBookRecord[], trades: readonly TradeBookRecord[]): void {
+    const now = this.options.clock.now();
+    const byTag = new Map(book.filter((r) => r.tags !== '').map((r) => [r.tags, r]));
+    const byId = new Map(book.map((r) => [r.id, r]));
+    for (const order of this.orders.values()) {
+      if (isFinal(order.status)) continue;
+      let record = order.orderId === undefined ? byTag.get(order.tag) : byId.get(order.orderId);
+      if (record === undefined && order.orderId === undefined) {
+        if (
+          order.status === 'unknown' &&
+          now - (order.unknownSince ?? now) >= this.options.unknownGraceMs
+        ) {
+          this.options.onAbsent(order);
+        }
+        continue;
+      }
+      if (record === undefined) continue;
+      if (order.orderId === undefined) {
+        order.orderId = record.id;
+        this.options.logger.info(
+          { tag: order.tag, orderId: record.id },
+          'order found in the book by its tag',
+        );
+      }
+      record = record as OrderBookRecord;
+      this.applyFills(
+        order,
+        trades.filter((t) => t.id === order.orderId),
+      );
+      this.applyStatus(order, record);
+    }
+  }
+
+  private base(order: TrackedOrder) {
+    return {
+      strategyId: order.strategyId,
+      intentId: order.intentId,
+      tag: order.tag,
+      at: this.options.clock.now(),
+      ...(order.orderId === undefined ? {} : { orderId: order.orderId }),
+    };
+  }
+
+  private applyStatus(order: TrackedOrder, record: OrderBookRecord): void {
+    const { emit } = this.options;
+    const status = record.orderStatus;
+    if (!order.acceptedSeen && status !== 'REJECTED') {
+      order.acceptedSeen = true;
+      emit({ type: 'OrderAccepted', ...this.base(order) });
+    }
+    const quantity = Number(record.quantity);
+    if (Number.isFinite(quantity) && quantity > 0 && quantity !== order.quantity) {
+      order.quantity = quantity;
+      emit({
+        type: 'OrderModified',
+        ...this.base(order),
+        quantity,
+        ...(record.price === '' ? {} : { price: parseRupees(record.price) }),
+      });
+    }
+    if ((status === 'OPEN' || status === 'COMPLETE') && !order.openedSeen) {
+      order.openedSeen = true;
+      emit({ type: 'OrderOpened', ...this.base(order) });
+    }
+    if (status === 'PENDING') order.status = 'pending';
+    else if (status === 'OPEN') order.status = 'open';
+    else if (status === 'COMPLETE' && order.filledQuantity >= order.quantity)
+      order.status = 'complete';
+    else if (status === 'REJECTED') {
+      order.status = 'rejected';
+      emit({
+        type: 'OrderRejected',
+        ...this.base(order),
+        reason: record.rejectReason || 'rejected by the service',
+      });
+    } else if (status === 'CANCELED') {
+      order.status = 'cancelled';
+      emit({ type: 'OrderCancelled', ...this.base(order), filledQuantity: order.filledQuantity });
+    }
+  }
+
+  private applyFills(order: TrackedOrder, trades: readonly TradeBookRecord[]): void {
+    const fresh = trades
+      .filter((t) => !order.fills.has(t.fillID))
+      .sort((a, b) => Number(a.fillShares) - Number(b.fillShares));
+    for (const t of fresh) {
+      order.fills.add(t.fillID);
+      const fillQuantity = Number(t.fillQuantity);
+      order.filledQuantity += fillQuantity;
+      const complete = order.filledQuantity >= order.quantity;
+      this.options.emit({
+        type: complete ? 'OrderFilled' : 'OrderPartiallyFilled',
+        ...this.base(order),
+        fillId: t.fillID,
+        fillQuantity,
+        fillPrice: parseRupees(t.fillPrice),
+        filledQuantity: order.filledQuantity,
+        averagePrice:
+          t.averagePrice === '' ? parseRupees(t.fillPrice) : parseRupees(t.averagePrice),
+        quantity: order.quantity,
+      });
+      if (complete) order.status = 'complete';
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { PlaceOrderRequest } from '../api/schemas/order-requests.ts';
+import type { Variety } from '../domain/order-params.ts';
+import type { PlaceIntent } from '../strategy/intents.ts';
+
+/** Where execution believes an order stands. */
+export type TrackedStatus =
+  | 'submitting'
+  | 'unknown'
+  | 'pending'
+  | 'open'
+  | 'complete'
+  | 'rejected'
+  | 'cancelled';
+
+/** Execution's record of one order it placed. */
+export interface TrackedOrder {
+  strategyId: string;
+  intentId: string;
+  tag: string;
+  variety: Variety;
+  intent: PlaceIntent;
+  request: PlaceOrderRequest;
+  orderId?: string;
+  status: TrackedStatus;
+  quantity: number;
+  filledQuantity: number;
+  /** Fill ids already booked, so a fill is never counted twice. */
+  fills: Set<string>;
+  /** When the outcome became unknown, for the grace period. */
+  unknownSince?: number;
+  /** Re-placements made for this intent after a confirmed absence. */
+  replacements: number;
+  acceptedSeen: boolean;
+  openedSeen: boolean;
+}
+
+/** True for states no further event can leave. */
+export function isFinal(status: TrackedStatus): boolean {
+  return status === 'complete' || status === 'rejected' || status === 'cancelled';
+}

@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import type { Observable } from 'rxjs';
+import type { CalendarTick } from '../calendar/schedules.ts';
+import type { TradingCalendar } from '../calendar/trading-calendar.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { QuoteMode } from '../domain/order-params.ts';
+import type { OrderEvent, Position } from '../execution/order-events.ts';
+import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
+import type { IntentFactory } from './intent-factory.ts';
+
+/**
+ * Market data as a strategy sees it: shared, cached streams from the bus (live, paper)
+ * or from a replay (backtest).
+ *
+ * @example
+ * ```ts
+ * ctx.market.quote$(3045, 'ltp').subscribe((q) => ctx.log.info({ ltp: q.quote.ltp }));
+ * ```
+ */
+export interface MarketView {
+  quotes$<M extends QuoteMode>(tokens: readonly number[], mode: M): Observable<MarketQuote<M>>;
+  quote$<M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>>;
+  greeks$(tokens: readonly number[]): Observable<MarketGreeks>;
+}
+
+/**
+ * Clock-driven schedules on the trading calendar (virtual time in backtests).
+ *
+ * @example
+ * ```ts
+ * ctx.schedule.beforeClose$(15).pipe(map(() => ctx.intents.squareOff()));
+ * ```
+ */
+export interface ScheduleView {
+  /** At each session open. */
+  atOpen$(): Observable<CalendarTick>;
+  /** `minutes` before each session close. */
+  beforeClose$(minutes: number): Observable<CalendarTick>;
+  /** At `HH:MM` IST on trading days. */
+  at$(time: string): Observable<CalendarTick>;
+  /** Every `seconds` while a session is open. */
+  every$(seconds: number): Observable<CalendarTick>;
+}
+
+/**
+ * Everything a strategy may use. It holds no HTTP client, no timers and no wall clock:
+ * the same strategy runs unchanged live, on paper and in a backtest.
+ *
+ * @example
+ * ```ts
+ * setup: (ctx) => ctx.market.quote$(3045, 'ltp').pipe(
+ *   filter((q) => q.quote.ltp < ctx.params.buyBelow),
+ *   take(1),
+ *   map(() => ctx.intents.place({ instrument: sbin, side: 'B', quantity: 1, orderType: 'MKT', product: 'I' })),
+ * )
+ * ```
+ */
+export interface StrategyContext<P = unknown> {
+  /** This instance's id from the config. */
+  readonly strategyId: string;
+  /** Validated params: the schema's defaults with the config's overrides. */
+  readonly params: P;
+  readonly clock: Clock;
+  /** The trading calendar as of start; schedules follow refreshes. */
+  readonly calendar: TradingCalendar;
+  readonly market: MarketView;
+  readonly schedule: ScheduleView;
+  /** This strategy's order events. */
+  readonly orders$: Observable<OrderEvent>;
+  /** This strategy's positions, after every fill and mark. */
+  readonly positions$: Observable<Position[]>;
+  /** A child logger named after the strategy. */
+  readonly log: Logger;
+  /** Builders of intents with ids scoped to this strategy. */
+  readonly intents: IntentFactory;
+}
