@@ -1,6 +1,244 @@
-import { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import { DateTime } from 'luxon';
+import { errorEnvelopeSchema, successEnvelopeSchema } from '../../api/schemas/envelope.ts';
+import { type Holidays, holidaysSchema } from '../../api/schemas/utilities.ts';
+import { toEpochMs } from '../../calendar/instant.ts';
+import { IST_ZONE, toIstIso } from '../../calendar/ist.ts';
+import { type Session, TradingCalendar } from '../../calendar/trading-calendar.ts';
+import { LiveClock } from '../../clock/live-clock.ts';
+import { EXCHANGES, type Exchange } from '../../domain/order-params.ts';
 
-/** `tiqs-runner calendar`: placeholder until the calendar lands. */
-export function calendarCommand(): Command {
-  return new Command('calendar').description('Show the trading calendar (work in progress)');
+/** What `calendar --json` prints. */
+export interface CalendarReport {
+  /** The instant asked about, ISO-8601 in IST. */
+  readonly at: string;
+  readonly exchange: Exchange;
+  /** IST date of `at`, `YYYY-MM-DD`. */
+  readonly date: string;
+  readonly open: boolean;
+  readonly phase: 'closed' | 'pre-open' | 'open';
+  readonly tradingDay: boolean;
+  readonly holiday: string | null;
+  readonly sessions: readonly {
+    start: string;
+    end: string;
+    kind: Session['kind'];
+    label?: string;
+  }[];
+  readonly nextOpen: string | null;
+  readonly nextClose: string | null;
+  /** Whether the holiday data covers the year of `at`. */
+  readonly covered: boolean;
+  readonly years: readonly number[];
+  readonly source: 'file' | 'service';
+  /** Caveats in words, such as an uncovered year read with the regular weekly schedule. */
+  readonly notes: readonly string[];
+}
+
+/** Seams for tests; the defaults are the real ones. */
+export interface CalendarCommandDeps {
+  readonly fetch?: typeof fetch;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly now?: () => number;
+  readonly write?: (text: string) => void;
+}
+
+interface CalendarCliOptions {
+  at?: string;
+  holidays?: string;
+  json?: boolean;
+  exchange: Exchange;
+  baseUrl?: string;
+}
+
+const DEFAULT_BASE_URL = 'https://api.tiqs.trading';
+const FETCH_TIMEOUT_MS = 10_000;
+
+/**
+ * `tiqs-runner calendar [--at ISO-8601] [--holidays FILE] [--exchange NSE] [--json]`:
+ * whether the market is open at an instant, its phase, that day's sessions, and the next
+ * open and close. Without `--holidays`, asks the service (`--base-url` or `TIQS_BASE_URL`,
+ * with `TIQS_APP_ID` and `TIQS_ACCESS_TOKEN`).
+ *
+ * @example
+ * ```sh
+ * tiqs-runner calendar --holidays test/fixtures/holidays-2026.json --at 2026-11-08T18:30+05:30 --json
+ * ```
+ */
+export function calendarCommand(deps: CalendarCommandDeps = {}): Command {
+  return new Command('calendar')
+    .description(
+      "Show whether the market is open, its phase, the day's sessions and the next open and close",
+    )
+    .option('--at <iso>', 'instant to ask about, ISO-8601 (no offset = IST); default now')
+    .option(
+      '--holidays <file>',
+      "JSON file shaped like the holidays operation's data; default: ask the service",
+    )
+    .addOption(
+      new Option('--exchange <exchange>', 'exchange segment').choices(EXCHANGES).default('NSE'),
+    )
+    .option('--base-url <url>', `service base URL (env TIQS_BASE_URL, default ${DEFAULT_BASE_URL})`)
+    .option('--json', 'print one JSON object')
+    .showHelpAfterError()
+    .exitOverride()
+    .action(async (options: CalendarCliOptions) => {
+      const write = deps.write ?? ((text: string) => process.stdout.write(text));
+      const at =
+        options.at === undefined
+          ? (deps.now ?? (() => new LiveClock().now()))()
+          : toEpochMs(options.at);
+      const data =
+        options.holidays === undefined
+          ? await fetchHolidays(options.baseUrl, deps)
+          : await readHolidaysFile(options.holidays);
+      const calendar = TradingCalendar.fromHolidays(data);
+      const report = buildReport(
+        calendar,
+        at,
+        options.exchange,
+        options.holidays === undefined ? 'service' : 'file',
+      );
+      write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    });
+}
+
+function buildReport(
+  calendar: TradingCalendar,
+  at: number,
+  exchange: Exchange,
+  source: 'file' | 'service',
+): CalendarReport {
+  const day = calendar.day(at, exchange);
+  const nextOpen = calendar.nextOpen(at, exchange);
+  const nextClose = calendar.nextClose(at, exchange);
+  const notes: string[] = [];
+  const have = calendar.years.length === 0 ? 'no year' : calendar.years.join(', ');
+  const assumed = (
+    [
+      ['this date', at],
+      ['the next open', nextOpen],
+      ['the next close', nextClose],
+    ] as const
+  )
+    .filter(([, ms]) => ms !== undefined && !calendar.covers(ms))
+    .map(([what]) => what);
+  if (assumed.length > 0) {
+    notes.push(
+      `holiday data covers ${have} only: ${assumed.join(' and ')} assume the regular weekly schedule with no holidays`,
+    );
+  }
+  return {
+    at: toIstIso(at),
+    exchange,
+    date: day.date,
+    open: calendar.isOpen(at, exchange),
+    phase: calendar.phase(at, exchange),
+    tradingDay: day.tradingDay,
+    holiday: day.holiday ?? null,
+    sessions: day.sessions.map((s) => ({
+      start: toIstIso(s.start),
+      end: toIstIso(s.end),
+      kind: s.kind,
+      ...(s.label === undefined ? {} : { label: s.label }),
+    })),
+    nextOpen: nextOpen === undefined ? null : toIstIso(nextOpen),
+    nextClose: nextClose === undefined ? null : toIstIso(nextClose),
+    covered: day.covered,
+    years: calendar.years,
+    source,
+    notes,
+  };
+}
+
+function formatReport(r: CalendarReport): string {
+  const ist = (iso: string, format: string): string =>
+    DateTime.fromISO(iso, { zone: IST_ZONE }).toFormat(format);
+  const when = (iso: string | null): string =>
+    iso === null ? 'unknown' : `${ist(iso, 'ccc dd LLL yyyy HH:mm')} IST  (${iso})`;
+  const sessions =
+    r.sessions.length === 0
+      ? ['none']
+      : r.sessions.map(
+          (s) =>
+            `${ist(s.start, 'HH:mm')}–${ist(s.end, 'HH:mm')} IST  ${s.kind}${s.label === undefined ? '' : ` (${s.label})`}`,
+        );
+  const dayKind = r.tradingDay ? 'trading day' : 'no trading';
+  const lines = [
+    `${ist(r.at, 'ccc dd LLL yyyy HH:mm:ss')} IST  ${r.exchange}`,
+    `Market:     ${r.open ? 'OPEN' : 'CLOSED'}  (phase: ${r.phase})`,
+    `Day:        ${r.date}, ${dayKind}${r.holiday === null ? '' : `, holiday: ${r.holiday}`}`,
+    `Sessions:   ${sessions.join('\n            ')}`,
+    `Next open:  ${when(r.nextOpen)}`,
+    `Next close: ${when(r.nextClose)}`,
+    ...r.notes.map((n) => `Note: ${n}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function readHolidaysFile(file: string): Promise<Holidays> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read holidays file ${file}: ${errorText(err)}`, { cause: err });
+  }
+  // A saved service response (the whole envelope) is accepted too.
+  const envelope = successEnvelopeSchema.safeParse(json);
+  const parsed = holidaysSchema.safeParse(envelope.success ? envelope.data.data : json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where =
+      issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
+    throw new Error(
+      `holidays file ${file}${where}: ${issue?.message ?? 'invalid'} (expected {holidays, specialTradingDays})`,
+    );
+  }
+  return parsed.data;
+}
+
+async function fetchHolidays(
+  baseUrlOption: string | undefined,
+  deps: CalendarCommandDeps,
+): Promise<Holidays> {
+  const env = deps.env ?? process.env;
+  const base = (baseUrlOption ?? env.TIQS_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const appId = env.TIQS_APP_ID;
+  const token = env.TIQS_ACCESS_TOKEN;
+  if (appId === undefined || appId === '' || token === undefined || token === '') {
+    throw new Error(
+      `set TIQS_APP_ID and TIQS_ACCESS_TOKEN to ask the service at ${base}, or pass --holidays FILE`,
+    );
+  }
+  const url = `${base}/info/holidays`;
+  let response: Response;
+  try {
+    response = await (deps.fetch ?? fetch)(url, {
+      headers: { appId, token, accept: 'application/json' },
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+  } catch (err) {
+    const cause =
+      err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    throw new Error(`could not reach ${url}: ${errorText(err)}${cause}`, { cause: err });
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const failure = errorEnvelopeSchema.safeParse(body);
+    const detail = failure.success ? `: ${failure.data.message} (${failure.data.errorCode})` : '';
+    throw new Error(`${url} answered HTTP ${response.status}${detail}`);
+  }
+  const envelope = successEnvelopeSchema.safeParse(body);
+  const parsed = holidaysSchema.safeParse(envelope.success ? envelope.data.data : undefined);
+  if (!parsed.success) {
+    throw new Error(
+      `${url} sent an unexpected body: ${parsed.error.issues[0]?.message ?? 'not the holidays shape'}`,
+    );
+  }
+  return parsed.data;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
