@@ -3,6 +3,7 @@
  * anything not exported from this file is internal.
  */
 
+export { z } from 'zod';
 export { DEFAULT_RETRY, type RetryOptions } from './api/backoff.ts';
 export { InvalidResponseError } from './api/errors/invalid-response-error.ts';
 export { ModifyLimitError } from './api/errors/modify-limit-error.ts';
@@ -55,6 +56,13 @@ export { LiveClock } from './clock/live-clock.ts';
 export { schedulerClock } from './clock/scheduler-clock.ts';
 export { sleep } from './clock/sleep.ts';
 export { VirtualClock, type VirtualClockOptions } from './clock/virtual-clock.ts';
+export { ConfigError, type ConfigProblem } from './config/config-error.ts';
+export {
+  type RunnerConfig,
+  runnerConfigSchema,
+  type StrategyConfig,
+} from './config/config-schema.ts';
+export { loadConfig, parseConfig } from './config/load-config.ts';
 export {
   assertPaise,
   formatRupees,
@@ -67,8 +75,30 @@ export {
   type TickRounding,
 } from './domain/money.ts';
 export * from './domain/order-params.ts';
+export type { Broker } from './execution/broker.ts';
+export {
+  ExecutionEngine,
+  type ExecutionEngineOptions,
+  type SessionGate,
+} from './execution/execution-engine.ts';
+export type { OrderEvent, OrderEventType, Position } from './execution/order-events.ts';
+export { PositionBook } from './execution/position-book.ts';
 export {
   type CreateLoggerOptions,
   createLogger,
   type LogLevel,
 } from './logging/create-logger.ts';
+export { defineStrategy, type StrategyDefinition } from './strategy/define-strategy.ts';
+export { IntentFactory } from './strategy/intent-factory.ts';
+export type {
+  AfterHours,
+  CancelIntent,
+  Instrument,
+  ModifyIntent,
+  OrderIntent,
+  PlaceIntent,
+  RoutedIntent,
+  SquareOffIntent,
+} from './strategy/intents.ts';
+export type { MarketView, ScheduleView, StrategyContext } from './strategy/strategy-context.ts';
+export { createTestContext, type TestContext } from './strategy/testing/create-test-context.ts';

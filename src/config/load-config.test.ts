@@ -83,6 +83,7 @@ strategies: [{ id: a, module: a.ts }]`,
       } catch (e) {
         return e as Error;
       }
+      return undefined;
     })();
     expect(err?.message).toMatch(/^config\/broken\.yaml: YAML syntax at line \d+, column \d+/);
   });

@@ -1,0 +1,53 @@
+import type { Logger } from 'pino';
+import { filter, map, type Observable } from 'rxjs';
+import {
+  atSessionOpen$,
+  atTimeIst$,
+  beforeClose$,
+  type CalendarSource,
+  everyWhileOpen$,
+} from '../calendar/schedules.ts';
+import type { TradingCalendar } from '../calendar/trading-calendar.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { OrderEvent, Position } from '../execution/order-events.ts';
+import { IntentFactory } from './intent-factory.ts';
+import type { MarketView, StrategyContext } from './strategy-context.ts';
+
+/** What the kernel (or a test harness) provides to build a strategy's context. */
+export interface ContextDeps {
+  strategyId: string;
+  params: unknown;
+  clock: Clock;
+  calendar: TradingCalendar;
+  /** The calendar as it refreshes; defaults to the fixed `calendar`. */
+  calendar$?: CalendarSource;
+  market: MarketView;
+  /** All order events; this strategy's are filtered out of it. */
+  orderEvents$: Observable<OrderEvent>;
+  /** All positions, re-emitted on change; this strategy's are filtered out of it. */
+  positions$: Observable<Position[]>;
+  logger: Logger;
+}
+
+/** Builds a {@link StrategyContext}; the same code serves live, paper, backtest and tests. */
+export function buildContext<P>(deps: ContextDeps): StrategyContext<P> {
+  const { strategyId, clock } = deps;
+  const source: CalendarSource = deps.calendar$ ?? deps.calendar;
+  return {
+    strategyId,
+    params: deps.params as P,
+    clock,
+    calendar: deps.calendar,
+    market: deps.market,
+    schedule: {
+      atOpen$: () => atSessionOpen$(source, clock),
+      beforeClose$: (minutes) => beforeClose$(source, clock, minutes),
+      at$: (time) => atTimeIst$(source, clock, time),
+      every$: (seconds) => everyWhileOpen$(source, clock, seconds),
+    },
+    orders$: deps.orderEvents$.pipe(filter((e) => e.strategyId === strategyId)),
+    positions$: deps.positions$.pipe(map((ps) => ps.filter((p) => p.strategyId === strategyId))),
+    log: deps.logger.child({ strategy: strategyId }),
+    intents: new IntentFactory(),
+  };
+}

@@ -1,0 +1,110 @@
+import pino from 'pino';
+import { BehaviorSubject, filter, map, Observable, Subject } from 'rxjs';
+import type { FullQuote, LtpQuote, Quote } from '../../api/schemas/quote.ts';
+import type { Greeks } from '../../api/schemas/utilities.ts';
+import type { TradingCalendar } from '../../calendar/trading-calendar.ts';
+import { VirtualClock } from '../../clock/virtual-clock.ts';
+import type { QuoteMode } from '../../domain/order-params.ts';
+import type { OrderEvent, Position } from '../../execution/order-events.ts';
+import type { MarketGreeks, MarketQuote } from '../../market-data/market-quote.ts';
+import { modeCovers, projectQuote } from '../../market-data/project-quote.ts';
+import { buildContext } from '../build-context.ts';
+import type { StrategyContext } from '../strategy-context.ts';
+
+/** A strategy context on a virtual clock, fed by hand. */
+export interface TestContext<P> {
+  ctx: StrategyContext<P>;
+  clock: VirtualClock;
+  /** Publishes a quote as the bus would (full or ltp shape). */
+  pushQuote(quote: FullQuote | LtpQuote, mode?: QuoteMode): void;
+  /** Publishes greeks of a token. */
+  pushGreeks(token: number, greeks: Greeks): void;
+  /** Publishes an order event for this strategy. */
+  pushOrderEvent(event: OrderEvent): void;
+  /** Replaces the positions. */
+  setPositions(positions: Position[]): void;
+}
+
+/**
+ * A harness for testing a strategy in virtual time: no network, no timers. Push quotes,
+ * advance the clock, and collect the intents `setup` emits.
+ *
+ * @example
+ * ```ts
+ * const t = createTestContext({ strategyId: 'sma', params, calendar, start: Date.parse('2026-11-20T03:45:00Z') });
+ * const intents: OrderIntent[] = [];
+ * strategy.setup(t.ctx).subscribe((i) => intents.push(i));
+ * t.pushQuote({ token: 3045, ltp: 80000, close: 79900 }, 'ltp');
+ * t.clock.advanceBy(60_000);
+ * ```
+ */
+export function createTestContext<P>(options: {
+  strategyId: string;
+  params: P;
+  calendar: TradingCalendar;
+  start: number;
+}): TestContext<P> {
+  const clock = new VirtualClock(options.start);
+  const quotes = new Subject<MarketQuote>();
+  const greeks = new Subject<MarketGreeks>();
+  const orderEvents = new Subject<OrderEvent>();
+  const positions = new BehaviorSubject<Position[]>([]);
+  const latest = new Map<number, MarketQuote>();
+
+  const quote$ = <M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>> =>
+    new Observable<MarketQuote>((sub) => {
+      const last = latest.get(token);
+      if (last !== undefined) sub.next(last);
+      return quotes.pipe(filter((q) => q.token === token)).subscribe(sub);
+    }).pipe(
+      filter((q) => modeCovers(q.mode, mode)),
+      map((q) => ({ ...q, mode, quote: projectQuote(q.quote, q.mode, mode) }) as MarketQuote<M>),
+    );
+
+  const ctx = buildContext<P>({
+    strategyId: options.strategyId,
+    params: options.params,
+    clock,
+    calendar: options.calendar,
+    market: {
+      quote$,
+      quotes$: <M extends QuoteMode>(tokens: readonly number[], mode: M) =>
+        new Observable<MarketQuote<M>>((sub) => {
+          const subs = tokens.map((t) => quote$(t, mode).subscribe((q) => sub.next(q)));
+          return () => {
+            for (const s of subs) s.unsubscribe();
+          };
+        }),
+      greeks$: (tokens) => greeks.pipe(filter((g) => tokens.includes(g.token))),
+    },
+    orderEvents$: orderEvents,
+    positions$: positions,
+    logger: pino({ level: 'silent' }),
+  });
+
+  return {
+    ctx,
+    clock,
+    pushQuote(quote, mode) {
+      const m: QuoteMode = mode ?? ('asks' in quote ? 'full' : 'ltp');
+      const q: MarketQuote = {
+        token: quote.token,
+        mode: m,
+        quote: quote as Quote,
+        sourceTime: clock.now(),
+        receivedAt: clock.now(),
+      };
+      latest.set(quote.token, q);
+      quotes.next(q);
+    },
+    pushGreeks(token, g) {
+      greeks.next({ token, greeks: g, receivedAt: clock.now() });
+    },
+    pushOrderEvent(event) {
+      orderEvents.next(event);
+    },
+    setPositions(ps) {
+      positions.next(ps);
+    },
+  };
+}
