@@ -127,8 +127,8 @@ export class CalendarStore {
 
   /** Loads the stored copy, fetches a fresh one, and starts the refresh timers. */
   async start(): Promise<CalendarStatus> {
-    await this.loadStored();
-    this.armDaily();
+    if (this.calendar === undefined) await this.loadStored();
+    if (this.dailyTimer === undefined) this.armDaily();
     return this.refresh();
   }
 
