@@ -1,15 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { calendarCommand } from './commands/calendar.ts';
+import { newStrategyCommand } from './commands/new-strategy.ts';
 import { simCommand } from './commands/sim.ts';
-
-/** Exit codes of the `tiqs-runner` command. */
-export const EXIT = {
-  ok: 0,
-  failure: 1,
-  usage: 2,
-  config: 3,
-  unavailable: 4,
-} as const;
+import { validateCommand } from './commands/validate.ts';
+import { EXIT } from './exit-codes.ts';
 
 /**
  * Builds the `tiqs-runner` program. Each command lives in `commands/<name>.ts` and
@@ -20,8 +14,15 @@ export function buildProgram(): Command {
     .description('Run algorithmic trading strategies against the Tiqs trading API')
     .showHelpAfterError()
     .exitOverride();
-  program.addCommand(simCommand());
-  program.addCommand(calendarCommand());
+  for (const command of [
+    simCommand(),
+    calendarCommand(),
+    validateCommand(),
+    newStrategyCommand(),
+  ]) {
+    // addCommand does not pass exitOverride and help settings down; copy them.
+    program.addCommand(command.copyInheritedSettings(program));
+  }
   return program;
 }
 

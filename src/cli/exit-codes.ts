@@ -1,0 +1,13 @@
+/** Exit codes of the `tiqs-runner` command. */
+export const EXIT = {
+  /** Done, or stopped cleanly by a signal. */
+  ok: 0,
+  /** A runtime failure. */
+  failure: 1,
+  /** Bad command-line usage. */
+  usage: 2,
+  /** Bad config or strategy params. */
+  config: 3,
+  /** The service or calendar could not be reached and nothing could stand in. */
+  unavailable: 4,
+} as const;
