@@ -51,6 +51,7 @@ export {
   TiqsClient,
   type TiqsClientOptions,
 } from './api/tiqs-client.ts';
+export * from './calendar/index.ts';
 export type { Clock } from './clock/clock.ts';
 export { LiveClock } from './clock/live-clock.ts';
 export { schedulerClock } from './clock/scheduler-clock.ts';
