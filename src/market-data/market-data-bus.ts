@@ -1,0 +1,692 @@
+import type { Logger } from 'pino';
+import { from, map, Observable, type ObservableInput, type Subscriber } from 'rxjs';
+import { SessionError } from '../api/errors/session-error.ts';
+import type { Quote } from '../api/schemas/quote.ts';
+import type { Greeks } from '../api/schemas/utilities.ts';
+import type { Credentials } from '../api/tiqs-client.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { QuoteMode } from '../domain/order-params.ts';
+import type { HealthEvent, HealthStatus, StaleEvent } from './health.ts';
+import { HealthTracker } from './health-tracker.ts';
+import { type MarketGreeks, type MarketQuote, sourceTimeOf } from './market-quote.ts';
+import { type FailureVerdict, PollGroup, type PollGroupHost } from './poll-group.ts';
+import {
+  type PollBatch,
+  type PollPlan,
+  planGreeksPolls,
+  planQuotePolls,
+  type QuoteDemand,
+  stretchFactor,
+} from './poll-plan.ts';
+import { MODES_ASCENDING, modeCovers, projectQuote } from './project-quote.ts';
+import type { QuoteSource } from './quote-source.ts';
+import { RequestBudget } from './request-budget.ts';
+import { sameQuote } from './same-quote.ts';
+import { type GateState, gateAt } from './session-gate.ts';
+import { ALWAYS_OPEN, type SessionOracle } from './session-oracle.ts';
+import { TokenChannel } from './token-channel.ts';
+
+/**
+ * Options of {@link MarketDataBus}.
+ *
+ * @example
+ * ```ts
+ * const bus = new MarketDataBus({ source: client, clock, sessions: calendar, logger,
+ *   intervalMs: 1_000, batchSize: 50, warmupMs: 60_000 });
+ * ```
+ */
+export interface MarketDataBusOptions {
+  /** Where quotes and greeks come from (the HTTP client, a replay, a fake). */
+  readonly source: QuoteSource;
+  /** Time and timers. */
+  readonly clock: Clock;
+  /** Trading sessions; default: always open. */
+  readonly sessions?: SessionOracle;
+  readonly logger: Logger;
+  /** Default poll interval of a subscription. Default 1 000 ms. */
+  readonly intervalMs?: number;
+  /** Most tokens in one request. Default 50. */
+  readonly batchSize?: number;
+  /** Budget of quote requests of the whole bus. Default 10/s (the service's limit). */
+  readonly quoteRequestsPerSecond?: number;
+  /** Budget of greeks requests of the whole bus. Default 10/s. */
+  readonly greeksRequestsPerSecond?: number;
+  /** Polling starts this long before a session opens. Default 60 000 ms. */
+  readonly warmupMs?: number;
+  /** A token is stale after this many effective intervals without fresh data. Default 3. */
+  readonly staleAfterIntervals?: number;
+  /** Cap of the backoff after repeated failures. Default 30 000 ms. */
+  readonly maxBackoffMs?: number;
+  /** A request without an answer after this long fails. Default 15 000 ms. */
+  readonly requestTimeoutMs?: number;
+  /** With no known next session, look at the calendar again after this long. Default 1 h. */
+  readonly closedRecheckMs?: number;
+}
+
+/**
+ * Options of one subscription.
+ *
+ * @example
+ * ```ts
+ * bus.quotes$([26000, 26009], 'ohlcv', { intervalMs: 5_000 });
+ * ```
+ */
+export interface SubscribeOptions {
+  /** How often the data should be refreshed; default the bus's `intervalMs`. */
+  readonly intervalMs?: number;
+}
+
+/** Counters of the bus, for tests, benchmarks and dashboards. */
+export interface MarketDataBusStats {
+  /** Quote requests sent. */
+  readonly quoteRequests: number;
+  /** Greeks requests sent. */
+  readonly greeksRequests: number;
+  /** Requests that failed. */
+  readonly failedRequests: number;
+  /** Tokens with at least one quote subscriber. */
+  readonly quoteTokens: number;
+  /** Tokens with at least one greeks subscriber. */
+  readonly greeksTokens: number;
+  /** Running poll loops. */
+  readonly pollGroups: number;
+}
+
+interface QuoteTokenState {
+  /** `${intervalMs}:${mode}` → number of subscriptions. */
+  readonly demand: Map<string, { demand: QuoteDemand; count: number }>;
+  readonly channels: Partial<Record<QuoteMode, TokenChannel<MarketQuote>>>;
+}
+
+interface GreeksTokenState {
+  /** intervalMs → number of subscriptions. */
+  readonly demand: Map<number, number>;
+  readonly channel: TokenChannel<MarketGreeks>;
+}
+
+interface PlanState {
+  plan: PollPlan;
+  factor: number;
+}
+
+type Kind = 'quotes' | 'greeks';
+
+/**
+ * The market-data bus: turns the quote and greeks operations into shared, cached,
+ * session-aware streams within the service's rate budget.
+ *
+ * - One poll loop per interval, started by its first subscriber and stopped with its
+ *   last; tokens of all subscribers are merged, deduplicated and batched, each polled in
+ *   the richest mode anyone wants (full ⊇ ohlcv ⊇ ltp) and projected down for the rest.
+ * - Requests of all loops share one budget; when the plan cannot fit it, every interval
+ *   stretches by the same factor and one warning says so.
+ * - Streams never error and never complete (until {@link close}); failures show up as
+ *   {@link HealthEvent}s, and the loop retries with backoff.
+ * - Polling runs only within sessions (plus `warmupMs` before an open) and pauses on a
+ *   refused session until {@link setCredentials} or {@link resume}.
+ *
+ * @example
+ * ```ts
+ * const bus = new MarketDataBus({ source: client, clock, sessions: calendar, logger });
+ * bus.quote$(26000, 'ltp').subscribe((q) => console.log(q.quote.ltp));
+ * bus.health$.subscribe((e) => e.status !== 'ok' && logger.warn(e, 'market data'));
+ * ```
+ */
+export class MarketDataBus {
+  private readonly source: QuoteSource;
+  private readonly clock: Clock;
+  private readonly sessions: SessionOracle;
+  private readonly logger: Logger;
+  private readonly intervalMs: number;
+  private readonly batchSize: number;
+  private readonly warmupMs: number;
+  private readonly staleAfter: number;
+  private readonly quoteBudget: RequestBudget;
+  private readonly greeksBudget: RequestBudget;
+  private readonly health: HealthTracker;
+  private readonly quoteTokens = new Map<number, QuoteTokenState>();
+  private readonly greeksTokens = new Map<number, GreeksTokenState>();
+  private readonly groups: Record<Kind, Map<number, { group: PollGroup; refs: number }>> = {
+    quotes: new Map(),
+    greeks: new Map(),
+  };
+  private readonly plans: Record<Kind, PlanState | undefined> = {
+    quotes: undefined,
+    greeks: undefined,
+  };
+  private readonly hosts: Record<Kind, PollGroupHost>;
+  private readonly groupOptions: {
+    maxBackoffMs: number;
+    requestTimeoutMs: number;
+    closedRecheckMs: number;
+  };
+  private readonly stretchLogged: Record<Kind, number> = { quotes: 1, greeks: 1 };
+  private readonly cycleErrors = new Map<string, unknown>();
+  private gateOpen = false;
+  private gateOpenedAt = Number.NEGATIVE_INFINITY;
+  private paused = false;
+  private closed = false;
+  private counters = { quoteRequests: 0, greeksRequests: 0, failedRequests: 0 };
+
+  /** Overall health first (at once), then every change of the bus or of a token. */
+  readonly health$: Observable<HealthEvent>;
+  /** Tokens turning stale (no fresh data within K intervals) or fresh again. */
+  readonly stale$: Observable<StaleEvent>;
+
+  constructor(options: MarketDataBusOptions) {
+    this.source = options.source;
+    this.clock = options.clock;
+    this.sessions = options.sessions ?? ALWAYS_OPEN;
+    this.logger = options.logger;
+    this.intervalMs = positive(options.intervalMs ?? 1_000, 'intervalMs');
+    this.batchSize = positiveInt(options.batchSize ?? 50, 'batchSize');
+    this.warmupMs = Math.max(0, options.warmupMs ?? 60_000);
+    this.staleAfter = positive(options.staleAfterIntervals ?? 3, 'staleAfterIntervals');
+    this.quoteBudget = new RequestBudget(
+      positiveInt(options.quoteRequestsPerSecond ?? 10, 'quoteRequestsPerSecond'),
+    );
+    this.greeksBudget = new RequestBudget(
+      positiveInt(options.greeksRequestsPerSecond ?? 10, 'greeksRequestsPerSecond'),
+    );
+    this.groupOptions = {
+      maxBackoffMs: positive(options.maxBackoffMs ?? 30_000, 'maxBackoffMs'),
+      requestTimeoutMs: positive(options.requestTimeoutMs ?? 15_000, 'requestTimeoutMs'),
+      closedRecheckMs: positive(options.closedRecheckMs ?? 3_600_000, 'closedRecheckMs'),
+    };
+    this.health = new HealthTracker(this.logger, this.clock.now());
+    this.health$ = this.health.health$;
+    this.stale$ = this.health.stale$;
+    this.hosts = { quotes: this.host('quotes'), greeks: this.host('greeks') };
+  }
+
+  // --- subscriptions ------------------------------------------------------------
+
+  /**
+   * Quotes of `tokens` in `mode`: the cached quote of each token at once (if any), then
+   * each change. Never errors; completes only when the bus is closed.
+   */
+  quotes$<M extends QuoteMode>(
+    tokens: readonly number[],
+    mode: M,
+    options: SubscribeOptions = {},
+  ): Observable<MarketQuote<M>> {
+    const intervalMs = positive(options.intervalMs ?? this.intervalMs, 'intervalMs');
+    const unique = uniqueTokens(tokens);
+    return new Observable<MarketQuote<M>>((subscriber) => {
+      if (this.closed) {
+        subscriber.complete();
+        return undefined;
+      }
+      const sub = subscriber as unknown as Subscriber<MarketQuote>;
+      for (const token of unique) this.addQuoteDemand(token, intervalMs, mode, sub);
+      this.addRef('quotes', intervalMs);
+      return () => {
+        if (this.closed) return;
+        for (const token of unique) this.removeQuoteDemand(token, intervalMs, mode, sub);
+        this.removeRef('quotes', intervalMs);
+      };
+    });
+  }
+
+  /** Quotes of one token; see {@link quotes$}. */
+  quote$<M extends QuoteMode>(
+    token: number,
+    mode: M,
+    options: SubscribeOptions = {},
+  ): Observable<MarketQuote<M>> {
+    return this.quotes$([token], mode, options);
+  }
+
+  /**
+   * Greeks of option `tokens`: the cached value at once (if any), then each change. Not
+   * counted against the quote budget (the service counts greeks as another class).
+   */
+  greeks$(tokens: readonly number[], options: SubscribeOptions = {}): Observable<MarketGreeks> {
+    const intervalMs = positive(options.intervalMs ?? this.intervalMs, 'intervalMs');
+    const unique = uniqueTokens(tokens);
+    return new Observable<MarketGreeks>((subscriber) => {
+      if (this.closed) {
+        subscriber.complete();
+        return undefined;
+      }
+      for (const token of unique) this.addGreeksDemand(token, intervalMs, subscriber);
+      this.addRef('greeks', intervalMs);
+      return () => {
+        if (this.closed) return;
+        for (const token of unique) this.removeGreeksDemand(token, intervalMs, subscriber);
+        this.removeRef('greeks', intervalMs);
+      };
+    });
+  }
+
+  /** The cached quote of a subscribed token in `mode`, if one has arrived. */
+  latest<M extends QuoteMode>(token: number, mode: M): MarketQuote<M> | undefined {
+    return this.quoteTokens.get(token)?.channels[mode]?.last as MarketQuote<M> | undefined;
+  }
+
+  // --- health -------------------------------------------------------------------
+
+  /** Overall health now. */
+  get status(): HealthStatus {
+    return this.health.status;
+  }
+
+  /** Health of a subscribed token; undefined for tokens nobody subscribes to. */
+  tokenHealth(token: number): HealthStatus | undefined {
+    return this.health.statusOf(token);
+  }
+
+  /** True when a subscribed token has had no fresh data within K intervals. */
+  isStale(token: number): boolean {
+    return this.health.isStale(token);
+  }
+
+  /** When fresh data for a subscribed token last arrived (epoch ms). */
+  lastFreshAt(token: number): number | undefined {
+    return this.health.lastFreshAt(token);
+  }
+
+  /**
+   * Interval at which a subscription asking for `intervalMs` is actually polled now:
+   * stretched when the plan would exceed the budget.
+   */
+  effectiveIntervalMs(intervalMs = this.intervalMs, kind: Kind = 'quotes'): number {
+    return intervalMs * this.planOf(kind).factor;
+  }
+
+  /** Counters, for tests, benchmarks and dashboards. */
+  get stats(): MarketDataBusStats {
+    return {
+      ...this.counters,
+      quoteTokens: this.quoteTokens.size,
+      greeksTokens: this.greeksTokens.size,
+      pollGroups: this.groups.quotes.size + this.groups.greeks.size,
+    };
+  }
+
+  // --- lifecycle ----------------------------------------------------------------
+
+  /** Hands new credentials to the source and resumes polling. */
+  setCredentials(credentials: Credentials): void {
+    this.source.setCredentials?.(credentials);
+    this.resume();
+  }
+
+  /** Resumes polling after a refused session (no-op otherwise). */
+  resume(): void {
+    if (this.closed || !this.paused) return;
+    this.paused = false;
+    this.health.resumed(this.clock.now());
+    for (const kind of ['quotes', 'greeks'] as const) {
+      for (const { group } of this.groups[kind].values()) group.start();
+    }
+  }
+
+  /** Stops every loop and completes every stream. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const kind of ['quotes', 'greeks'] as const) {
+      for (const { group } of this.groups[kind].values()) group.stop();
+      this.groups[kind].clear();
+    }
+    for (const state of this.quoteTokens.values()) {
+      for (const ch of Object.values(state.channels)) ch.complete();
+    }
+    for (const state of this.greeksTokens.values()) state.channel.complete();
+    this.quoteTokens.clear();
+    this.greeksTokens.clear();
+    this.health.complete();
+  }
+
+  // --- demand -------------------------------------------------------------------
+
+  private addQuoteDemand(
+    token: number,
+    intervalMs: number,
+    mode: QuoteMode,
+    subscriber: Subscriber<MarketQuote>,
+  ): void {
+    let state = this.quoteTokens.get(token);
+    if (state === undefined) {
+      state = { demand: new Map(), channels: {} };
+      this.quoteTokens.set(token, state);
+      this.health.track(token, this.clock.now());
+    }
+    const key = `${intervalMs}:${mode}`;
+    const entry = state.demand.get(key);
+    if (entry === undefined) state.demand.set(key, { demand: { intervalMs, mode }, count: 1 });
+    else entry.count += 1;
+    let channel = state.channels[mode];
+    if (channel === undefined) {
+      channel = new TokenChannel(seedFrom(state, mode));
+      state.channels[mode] = channel;
+    }
+    this.plans.quotes = undefined;
+    channel.add(subscriber);
+  }
+
+  private removeQuoteDemand(
+    token: number,
+    intervalMs: number,
+    mode: QuoteMode,
+    subscriber: Subscriber<MarketQuote>,
+  ): void {
+    const state = this.quoteTokens.get(token);
+    if (state === undefined) return;
+    const key = `${intervalMs}:${mode}`;
+    const entry = state.demand.get(key);
+    if (entry !== undefined && --entry.count === 0) state.demand.delete(key);
+    const channel = state.channels[mode];
+    channel?.remove(subscriber);
+    if (channel !== undefined && channel.size === 0) delete state.channels[mode];
+    if (state.demand.size === 0) {
+      this.quoteTokens.delete(token);
+      this.health.untrack(token, this.clock.now());
+    }
+    this.plans.quotes = undefined;
+  }
+
+  private addGreeksDemand(
+    token: number,
+    intervalMs: number,
+    subscriber: Subscriber<MarketGreeks>,
+  ): void {
+    let state = this.greeksTokens.get(token);
+    if (state === undefined) {
+      state = { demand: new Map(), channel: new TokenChannel() };
+      this.greeksTokens.set(token, state);
+    }
+    state.demand.set(intervalMs, (state.demand.get(intervalMs) ?? 0) + 1);
+    this.plans.greeks = undefined;
+    state.channel.add(subscriber);
+  }
+
+  private removeGreeksDemand(
+    token: number,
+    intervalMs: number,
+    subscriber: Subscriber<MarketGreeks>,
+  ): void {
+    const state = this.greeksTokens.get(token);
+    if (state === undefined) return;
+    const n = (state.demand.get(intervalMs) ?? 1) - 1;
+    if (n === 0) state.demand.delete(intervalMs);
+    else state.demand.set(intervalMs, n);
+    state.channel.remove(subscriber);
+    if (state.demand.size === 0) this.greeksTokens.delete(token);
+    this.plans.greeks = undefined;
+  }
+
+  private addRef(kind: Kind, intervalMs: number): void {
+    const groups = this.groups[kind];
+    const entry = groups.get(intervalMs);
+    if (entry !== undefined) {
+      entry.refs += 1;
+      return;
+    }
+    const group = new PollGroup({
+      intervalMs,
+      clock: this.clock,
+      host: this.hosts[kind],
+      budget: kind === 'quotes' ? this.quoteBudget : this.greeksBudget,
+      ...this.groupOptions,
+    });
+    groups.set(intervalMs, { group, refs: 1 });
+    if (!this.paused) group.start();
+  }
+
+  private removeRef(kind: Kind, intervalMs: number): void {
+    const groups = this.groups[kind];
+    const entry = groups.get(intervalMs);
+    if (entry === undefined) return;
+    entry.refs -= 1;
+    if (entry.refs > 0) return;
+    entry.group.stop();
+    groups.delete(intervalMs);
+    this.health.dropGroup(`${kind}@${intervalMs}ms`, this.clock.now());
+  }
+
+  // --- planning -----------------------------------------------------------------
+
+  private planOf(kind: Kind): PlanState {
+    const cached = this.plans[kind];
+    if (cached !== undefined) return cached;
+    const plan =
+      kind === 'quotes'
+        ? planQuotePolls(
+            mapValues(this.quoteTokens, (s) => [...s.demand.values()].map((e) => e.demand)),
+            this.batchSize,
+          )
+        : planGreeksPolls(
+            mapValues(this.greeksTokens, (s) => s.demand.keys()),
+            this.batchSize,
+          );
+    const budget = kind === 'quotes' ? this.quoteBudget : this.greeksBudget;
+    const factor = stretchFactor(
+      [...plan.batches].map(([intervalMs, batches]) => ({ intervalMs, batches: batches.length })),
+      budget.perSecond,
+    );
+    this.noteStretch(kind, factor, plan, budget.perSecond);
+    const state = { plan, factor };
+    this.plans[kind] = state;
+    return state;
+  }
+
+  /** One warning when the plan starts to stretch (or stretches differently), not per poll. */
+  private noteStretch(kind: Kind, factor: number, plan: PollPlan, perSecond: number): void {
+    const before = this.stretchLogged[kind];
+    if (Math.abs(factor - before) < 1e-9) return;
+    this.stretchLogged[kind] = factor;
+    const intervals = [...plan.batches].map(([intervalMs, batches]) => ({
+      intervalMs,
+      batches: batches.length,
+      effectiveIntervalMs: Math.round(intervalMs * factor),
+    }));
+    if (factor > 1) {
+      this.logger.warn(
+        { kind, budgetPerSecond: perSecond, factor, intervals },
+        `${kind} polls need more than ${perSecond} requests/s; intervals stretched ×${factor.toFixed(2)}`,
+      );
+    } else {
+      this.logger.info(
+        { kind, intervals },
+        `${kind} polls fit the budget again; intervals as configured`,
+      );
+    }
+  }
+
+  // --- poll loop callbacks --------------------------------------------------------
+
+  private host(kind: Kind): PollGroupHost {
+    return {
+      batches: (intervalMs) => this.planOf(kind).plan.batches.get(intervalMs) ?? [],
+      effectiveIntervalMs: (intervalMs) => intervalMs * this.planOf(kind).factor,
+      gate: (now) => this.gate(now),
+      fetch: (batch, signal) => this.fetch(kind, batch, signal),
+      onAnswer: (_intervalMs, batch, data, receivedAt) =>
+        kind === 'quotes'
+          ? this.ingestQuotes(batch, data as readonly Quote[], receivedAt)
+          : this.ingestGreeks(batch, data as readonly Greeks[], receivedAt),
+      onFailure: (intervalMs, batch, error, failures) =>
+        this.onFailure(kind, intervalMs, batch, error, failures),
+      onCycle: (intervalMs, ok) => {
+        const key = `${kind}@${intervalMs}ms`;
+        this.health.cycle(key, ok, this.clock.now(), this.cycleErrors.get(key));
+        this.cycleErrors.delete(key);
+      },
+      onHeartbeat: (intervalMs, now) => {
+        if (kind !== 'quotes') return;
+        const { plan, factor } = this.planOf(kind);
+        const tokens = plan.tokensByInterval.get(intervalMs);
+        if (tokens === undefined) return;
+        this.health.sweep(tokens, now, this.staleAfter * intervalMs * factor, this.gateOpenedAt);
+      },
+    };
+  }
+
+  private gate(now: number): GateState {
+    const state = gateAt(this.sessions, now, this.warmupMs);
+    if (state.active && !this.gateOpen) this.gateOpenedAt = now;
+    if (state.active !== this.gateOpen) {
+      this.gateOpen = state.active;
+      this.logger.info(
+        state.active ? { at: now } : { at: now, wakeAt: state.wakeAt },
+        state.active ? 'session gate open: polling' : 'session gate closed: polling sleeps',
+      );
+    }
+    return state;
+  }
+
+  private fetch(
+    kind: Kind,
+    batch: PollBatch,
+    signal: AbortSignal,
+  ): ObservableInput<readonly unknown[]> {
+    if (kind === 'quotes') {
+      this.counters.quoteRequests += 1;
+      return this.source.quotes(batch.mode ?? 'ltp', batch.tokens, signal);
+    }
+    this.counters.greeksRequests += 1;
+    return from(this.source.greeks(batch.tokens, signal)).pipe(
+      map((data) => {
+        // Greeks carry no token; only a positional answer of the right length is usable.
+        if (data.length !== batch.tokens.length) {
+          throw new Error(`greeks: asked for ${batch.tokens.length} tokens, got ${data.length}`);
+        }
+        return data;
+      }),
+    );
+  }
+
+  private onFailure(
+    kind: Kind,
+    intervalMs: number,
+    batch: PollBatch,
+    error: unknown,
+    failures: number,
+  ): FailureVerdict {
+    this.counters.failedRequests += 1;
+    const now = this.clock.now();
+    if (isSessionError(error)) {
+      this.pause(now, error);
+      return 'pause';
+    }
+    const key = `${kind}@${intervalMs}ms`;
+    if (!this.cycleErrors.has(key)) this.cycleErrors.set(key, error);
+    this.logger.debug(
+      { group: key, failures, tokens: batch.tokens.length, err: errorName(error) },
+      'poll failed',
+    );
+    if (kind === 'quotes')
+      this.health.failed(batch.tokens, now, `poll failed: ${errorName(error)}`);
+    return 'retry';
+  }
+
+  private pause(now: number, error: unknown): void {
+    if (this.paused) return;
+    this.paused = true;
+    for (const kind of ['quotes', 'greeks'] as const) {
+      for (const { group } of this.groups[kind].values()) group.stop();
+    }
+    this.cycleErrors.clear();
+    this.health.sessionExpired(now, error);
+  }
+
+  private ingestQuotes(batch: PollBatch, data: readonly Quote[], receivedAt: number): void {
+    const mode = batch.mode ?? 'ltp';
+    for (const quote of data) {
+      const state = this.quoteTokens.get(quote.token);
+      if (state === undefined) continue;
+      this.health.fresh(quote.token, receivedAt);
+      const sourceTime = sourceTimeOf(quote, mode, receivedAt);
+      for (const m of MODES_ASCENDING) {
+        if (!modeCovers(mode, m)) break;
+        const channel = state.channels[m];
+        if (channel === undefined) continue;
+        const projected = projectQuote(quote, mode, m);
+        const next: MarketQuote = {
+          token: quote.token,
+          mode: m,
+          quote: projected,
+          sourceTime,
+          receivedAt,
+        };
+        const prev = channel.last;
+        // Unchanged: refresh the cache (late subscribers see the newest stamps) but stay quiet.
+        if (prev !== undefined && sameQuote(prev.quote, projected)) channel.last = next;
+        else channel.publish(next);
+      }
+    }
+  }
+
+  private ingestGreeks(batch: PollBatch, data: readonly Greeks[], receivedAt: number): void {
+    batch.tokens.forEach((token, i) => {
+      const greeks = data[i];
+      const state = this.greeksTokens.get(token);
+      if (greeks === undefined || state === undefined) return;
+      const next: MarketGreeks = { token, greeks, receivedAt };
+      const prev = state.channel.last;
+      if (prev !== undefined && sameGreeks(prev.greeks, greeks)) state.channel.last = next;
+      else state.channel.publish(next);
+    });
+  }
+}
+
+/** The richest cached quote covering `mode`, projected down, to greet a new channel. */
+function seedFrom(state: QuoteTokenState, mode: QuoteMode): MarketQuote | undefined {
+  let best: MarketQuote | undefined;
+  for (const m of MODES_ASCENDING) {
+    if (!modeCovers(m, mode) || m === mode) continue;
+    const last = state.channels[m]?.last;
+    if (last !== undefined && (best === undefined || last.receivedAt >= best.receivedAt))
+      best = last;
+  }
+  if (best === undefined) return undefined;
+  return { ...best, mode, quote: projectQuote(best.quote, best.mode, mode) };
+}
+
+function sameGreeks(a: Greeks, b: Greeks): boolean {
+  return (
+    a.iv === b.iv &&
+    a.delta === b.delta &&
+    a.gamma === b.gamma &&
+    a.theta === b.theta &&
+    a.vega === b.vega
+  );
+}
+
+function isSessionError(error: unknown): boolean {
+  if (error instanceof SessionError) return true;
+  const status = (error as { status?: unknown } | undefined)?.status;
+  return status === 401 || status === 403;
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function uniqueTokens(tokens: readonly number[]): number[] {
+  for (const t of tokens) {
+    if (!(Number.isSafeInteger(t) && t >= 0)) throw new RangeError(`not an instrument token: ${t}`);
+  }
+  return [...new Set(tokens)];
+}
+
+function positive(value: number, what: string): number {
+  if (!(Number.isFinite(value) && value > 0))
+    throw new RangeError(`${what} must be positive: ${value}`);
+  return value;
+}
+
+function positiveInt(value: number, what: string): number {
+  if (!(Number.isInteger(value) && value > 0)) {
+    throw new RangeError(`${what} must be a positive integer: ${value}`);
+  }
+  return value;
+}
+
+function mapValues<K, V, W>(map: ReadonlyMap<K, V>, f: (v: V) => W): Map<K, W> {
+  const out = new Map<K, W>();
+  for (const [k, v] of map) out.set(k, f(v));
+  return out;
+}

@@ -1,0 +1,57 @@
+import type { Subscriber } from 'rxjs';
+
+/**
+ * The latest value of one token in one mode and the subscribers who want it. Cheaper
+ * than a ReplaySubject per subscriber: one set of listeners, one cached value.
+ *
+ * @example
+ * ```ts
+ * const ch = new TokenChannel<MarketQuote<'ltp'>>();
+ * ch.add(subscriber); // gets ch.last at once, if any
+ * ch.publish(q);
+ * ```
+ */
+export class TokenChannel<T> {
+  /** The last value published (or refreshed), replayed to late subscribers. */
+  last: T | undefined;
+  private readonly listeners = new Set<Subscriber<T>>();
+  private publishing = false;
+
+  constructor(initial?: T) {
+    this.last = initial;
+  }
+
+  /** Number of subscribers listening. */
+  get size(): number {
+    return this.listeners.size;
+  }
+
+  /** Adds a subscriber and replays the last value to it. */
+  add(subscriber: Subscriber<T>): void {
+    this.listeners.add(subscriber);
+    // A subscriber added from inside publish() is reached by the running loop itself.
+    if (this.last !== undefined && !this.publishing) subscriber.next(this.last);
+  }
+
+  /** Removes a subscriber. */
+  remove(subscriber: Subscriber<T>): void {
+    this.listeners.delete(subscriber);
+  }
+
+  /** Stores `value` and sends it to every subscriber. */
+  publish(value: T): void {
+    this.last = value;
+    this.publishing = true;
+    try {
+      for (const s of this.listeners) s.next(value);
+    } finally {
+      this.publishing = false;
+    }
+  }
+
+  /** Completes every subscriber (bus shutdown). */
+  complete(): void {
+    for (const s of [...this.listeners]) s.complete();
+    this.listeners.clear();
+  }
+}
