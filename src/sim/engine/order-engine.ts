@@ -1,0 +1,357 @@
+import type { Clock } from '../../clock/clock.ts';
+import type { OrderStatus, ReportType, Variety } from '../../domain/order-params.ts';
+import { fillAgainstDepth, isStopTriggered } from '../matching/fill-against-depth.ts';
+import { badRequest, notFound } from '../sim-error.ts';
+import { checkOrder } from './check-order.ts';
+import type { MarketView } from './market-view.ts';
+import { averagePriceOf, type OrderFill, type OrderParams, type SimOrder } from './sim-order.ts';
+
+/** Options of {@link OrderEngine}. */
+export interface OrderEngineOptions {
+  clock: Clock;
+  market: MarketView;
+  /** Whether a session runs at an instant (a `TradingCalendar` will do). */
+  hours: { isOpen(at: number): boolean };
+  /** Modifications allowed per order; default 25 (the real service's limit). */
+  maxModifications?: number;
+  /** First order number; ids count up from here. Default 1000000001. */
+  firstOrderId?: number;
+}
+
+/** Message of an accepted cancellation (spec §3 rule 3). */
+export const CANCEL_ACCEPTED = 'Cancellation request accepted';
+/** Message of an accepted modification. */
+export const MODIFY_ACCEPTED = 'Modification request accepted';
+
+const WORKING: ReadonlySet<OrderStatus> = new Set(['OPEN', 'PENDING']);
+
+/**
+ * Order lifecycle and matching, free of HTTP: placement checks, PendingNew → NewAck →
+ * New → Fill, resting limit orders, stop triggers, IOC, cover stop legs, modify, cancel,
+ * after-market orders and end-of-session expiry. Fills go through
+ * {@link fillAgainstDepth}, against whatever {@link MarketView} it is given, so paper
+ * mode and backtests fill exactly like the simulator.
+ *
+ * The owner calls {@link onStep} each time market prices move, {@link onOpen} and
+ * {@link onClose} at session boundaries; resting orders are checked there, so outcomes
+ * do not depend on when requests arrive.
+ *
+ * @example
+ * ```ts
+ * const engine = new OrderEngine({ clock, market, hours: calendar });
+ * const order = engine.place({ ...params, order: 'MKT' });
+ * order.status; // 'COMPLETE' when the depth held enough
+ * ```
+ */
+export class OrderEngine {
+  private readonly clock: Clock;
+  private readonly market: MarketView;
+  private readonly hours: { isOpen(at: number): boolean };
+  private readonly maxModifications: number;
+  private readonly byId = new Map<string, SimOrder>();
+  private readonly list: SimOrder[] = [];
+  private readonly fillList: OrderFill[] = [];
+  /** Released orders still OPEN, in id order: the only ones a price step can move. */
+  private readonly live = new Set<SimOrder>();
+  private nextOrder: number;
+  private nextFill = 1;
+  private releaseDue = false;
+
+  constructor(options: OrderEngineOptions) {
+    this.clock = options.clock;
+    this.market = options.market;
+    this.hours = options.hours;
+    this.maxModifications = options.maxModifications ?? 25;
+    this.nextOrder = options.firstOrderId ?? 1_000_000_001;
+  }
+
+  /**
+   * Places an order at the clock's now. Returns it accepted (and possibly filled) or
+   * REJECTED with a reason; `rejectReason` forces a rejection found by the caller (such
+   * as a price text with more decimals than the tick allows). Throws a 400/404
+   * {@link SimError} for an unknown token.
+   */
+  place(params: OrderParams, rejectReason?: string): SimOrder {
+    const at = this.clock.now();
+    const inst = this.market.instrument(params.token);
+    if (inst === undefined) throw notFound(`Unknown token ${params.token}`);
+    const id = String(this.nextOrder++);
+    const order: SimOrder = {
+      id,
+      exchangeOrderId: '',
+      instrument: inst,
+      params: { ...params },
+      status: 'PENDING',
+      filled: 0,
+      fillValue: 0,
+      rejectReason: '',
+      cancelQuantity: 0,
+      placedAt: at,
+      updatedAt: at,
+      exchangeUpdatedAt: undefined,
+      modifications: 0,
+      triggered: false,
+      released: false,
+      parentId: undefined,
+      childId: undefined,
+      history: [],
+      fills: [],
+    };
+    this.byId.set(id, order);
+    this.list.push(order);
+    this.record(order, 'PendingNew', at);
+    const reason = rejectReason ?? checkOrder(params, inst, this.market, at, this.hours.isOpen(at));
+    if (reason !== undefined) {
+      order.status = 'REJECTED';
+      order.rejectReason = reason;
+      this.record(order, 'Rejected', at);
+      return order;
+    }
+    this.record(order, 'NewAck', at);
+    if (this.hours.isOpen(at)) this.release(order, at);
+    return order;
+  }
+
+  /**
+   * Modifies an open or pending order. Throws {@link SimError} (404 unknown, 400
+   * otherwise) and leaves the order unchanged when the change is not allowed.
+   */
+  modify(id: string, variety: Variety, changes: OrderParams): SimOrder {
+    const at = this.clock.now();
+    const order = this.working(id, variety, 'modified');
+    if (order.modifications >= this.maxModifications) {
+      throw badRequest(
+        `Order ${id} has had the maximum of ${this.maxModifications} modifications; cancel it and place a new order`,
+      );
+    }
+    const p = order.params;
+    if (changes.token !== p.token || changes.exchange !== p.exchange) {
+      throw badRequest('exchange and token cannot be changed by a modification');
+    }
+    if (changes.transactionType !== p.transactionType) {
+      throw badRequest('transactionType cannot be changed by a modification');
+    }
+    if (changes.quantity <= order.filled) {
+      throw badRequest(
+        `Quantity ${changes.quantity} must exceed the filled quantity ${order.filled}`,
+      );
+    }
+    const next: OrderParams = { ...changes, variety: p.variety, amo: p.amo };
+    if (order.parentId !== undefined && next.order !== 'SL-MKT' && next.order !== 'SL-LMT') {
+      throw badRequest('The stop leg of a cover order stays a stop-loss order');
+    }
+    const checked = order.parentId === undefined ? next : { ...next, variety: 'regular' as const };
+    const open = this.hours.isOpen(at);
+    const reason = checkOrder(checked, order.instrument, this.market, at, open || p.amo);
+    if (reason !== undefined) throw badRequest(reason);
+    if (next.order !== p.order || next.triggerPrice !== p.triggerPrice) order.triggered = false;
+    order.params = next;
+    order.modifications++;
+    this.record(order, 'Replaced', at);
+    if (order.released) this.work(order, at);
+    return order;
+  }
+
+  /** Cancels an open or pending order; throws {@link SimError} otherwise. */
+  cancel(id: string, variety: Variety): SimOrder {
+    const at = this.clock.now();
+    const order = this.working(id, variety, 'cancelled');
+    this.close(order, at, '');
+    return order;
+  }
+
+  /** The order with this id. */
+  order(id: string): SimOrder | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Every order, oldest first. */
+  orders(): readonly SimOrder[] {
+    return this.list;
+  }
+
+  /** Every fill, oldest first. */
+  fills(): readonly OrderFill[] {
+    return this.fillList;
+  }
+
+  /** A session opened: after-market orders go to the exchange at the first price step. */
+  onOpen(_at: number): void {
+    this.releaseDue = true;
+  }
+
+  /** A session closed: DAY orders still open expire. */
+  onClose(at: number): void {
+    for (const order of [...this.live]) this.close(order, at, 'Expired at market close');
+  }
+
+  /** Prices moved: release waiting AMO orders, then give every open order a chance. */
+  onStep(at: number): void {
+    if (this.releaseDue) {
+      this.releaseDue = false;
+      for (const order of this.list) {
+        if (order.status !== 'PENDING' || order.released) continue;
+        const reason = checkOrder(order.params, order.instrument, this.market, at, true);
+        if (reason === undefined) {
+          this.release(order, at);
+        } else {
+          order.status = 'REJECTED';
+          order.rejectReason = reason;
+          this.record(order, 'Rejected', at);
+        }
+      }
+    }
+    for (const order of [...this.live]) this.work(order, at);
+  }
+
+  private working(id: string, variety: Variety, verb: string): SimOrder {
+    const order = this.byId.get(id);
+    if (order === undefined) throw notFound(`No order ${id}`);
+    if (order.params.variety !== variety) {
+      throw badRequest(`Order ${id} is a ${order.params.variety} order, not ${variety}`);
+    }
+    if (!WORKING.has(order.status)) {
+      throw badRequest(
+        `Order ${id} is ${order.status}; only open or pending orders can be ${verb}`,
+      );
+    }
+    return order;
+  }
+
+  private release(order: SimOrder, at: number): void {
+    order.released = true;
+    order.exchangeOrderId = String(1_100_000_000_000_000 + Number(order.id));
+    order.exchangeUpdatedAt = at;
+    order.status = 'OPEN';
+    this.live.add(order);
+    this.record(order, 'New', at);
+    this.work(order, at);
+  }
+
+  /** Tries to execute an open order against the market as it is at `at`. */
+  private work(order: SimOrder, at: number): void {
+    if (order.status !== 'OPEN') return;
+    const p = order.params;
+    const token = p.token;
+    if (p.order === 'SL-LMT' || p.order === 'SL-MKT') {
+      if (!order.triggered) {
+        if (!isStopTriggered(p.transactionType, p.triggerPrice, this.market.ltp(token))) return;
+        order.triggered = true;
+      }
+    }
+    const limit = p.order === 'LMT' || p.order === 'SL-LMT' ? p.price : undefined;
+    const book = this.market.depth(token);
+    const buy = p.transactionType === 'B';
+    const result = fillAgainstDepth(
+      p.transactionType,
+      buy ? book.asks : book.bids,
+      p.quantity - order.filled,
+      limit,
+      order.instrument.lotSize,
+    );
+    if (result.fills.length > 0) {
+      this.market.setDepth(
+        token,
+        buy ? { bids: book.bids, asks: result.levels } : { bids: result.levels, asks: book.asks },
+      );
+    }
+    for (const f of result.fills) this.fill(order, f.price, f.quantity, at);
+    if (order.status === 'OPEN' && p.validity === 'IOC') this.close(order, at, '');
+  }
+
+  private fill(order: SimOrder, price: number, quantity: number, at: number): void {
+    order.filled += quantity;
+    order.fillValue += price * quantity;
+    const averagePrice = averagePriceOf(order) ?? price;
+    const fill: OrderFill = {
+      fillId: String(5_000_000_000 + this.nextFill++),
+      orderId: order.id,
+      at,
+      price,
+      quantity,
+      filled: order.filled,
+      averagePrice,
+    };
+    order.fills.push(fill);
+    this.fillList.push(fill);
+    order.exchangeUpdatedAt = at;
+    if (order.filled >= order.params.quantity) {
+      order.status = 'COMPLETE';
+      this.live.delete(order);
+    }
+    this.record(order, 'Fill', at);
+    if (order.status === 'COMPLETE') this.spawnStopLeg(order, at);
+  }
+
+  /** Cancels what remains of `order` (by request, IOC or expiry). */
+  private close(order: SimOrder, at: number, reason: string): void {
+    order.status = 'CANCELED';
+    this.live.delete(order);
+    order.cancelQuantity = order.params.quantity - order.filled;
+    order.rejectReason = reason;
+    if (order.released) order.exchangeUpdatedAt = at;
+    this.record(order, 'Canceled', at);
+    if (reason === '') this.spawnStopLeg(order, at);
+  }
+
+  /** A cover order's main leg is done: protect what it filled with a stop-market leg. */
+  private spawnStopLeg(main: SimOrder, at: number): void {
+    if (main.params.variety !== 'cover' || main.parentId !== undefined) return;
+    if (main.childId !== undefined || main.filled <= 0) return;
+    const p = main.params;
+    const leg: OrderParams = {
+      ...p,
+      transactionType: p.transactionType === 'B' ? 'S' : 'B',
+      order: 'SL-MKT',
+      validity: 'DAY',
+      quantity: main.filled,
+      disclosedQty: 0,
+      price: 0,
+      triggerPrice: p.bookLossPrice,
+      amo: false,
+    };
+    const id = String(this.nextOrder++);
+    const order: SimOrder = {
+      ...main,
+      id,
+      exchangeOrderId: '',
+      params: leg,
+      status: 'PENDING',
+      filled: 0,
+      fillValue: 0,
+      rejectReason: '',
+      cancelQuantity: 0,
+      placedAt: at,
+      updatedAt: at,
+      exchangeUpdatedAt: undefined,
+      modifications: 0,
+      triggered: false,
+      released: false,
+      parentId: main.id,
+      childId: undefined,
+      history: [],
+      fills: [],
+    };
+    main.childId = id;
+    this.byId.set(id, order);
+    this.list.push(order);
+    this.record(order, 'PendingNew', at);
+    this.record(order, 'NewAck', at);
+    this.release(order, at);
+  }
+
+  private record(order: SimOrder, reportType: ReportType, at: number): void {
+    order.updatedAt = at;
+    order.history.push({
+      reportType,
+      at,
+      status: order.status,
+      params: { ...order.params },
+      filled: order.filled,
+      averagePrice: averagePriceOf(order),
+      rejectReason: order.rejectReason,
+      cancelQuantity: order.cancelQuantity,
+      exchangeOrderId: order.exchangeOrderId,
+    });
+  }
+}

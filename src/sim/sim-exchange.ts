@@ -1,0 +1,319 @@
+import type {
+  OrderBookRecord,
+  OrderHistoryRecord,
+  TradeBookRecord,
+} from '../api/schemas/order-records.ts';
+import type {
+  MessageResult,
+  ModifyOrderRequest,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+} from '../api/schemas/order-requests.ts';
+import type { Quote } from '../api/schemas/quote.ts';
+import type {
+  Greeks,
+  Holidays,
+  IndexRecord,
+  OptionChainEntry,
+  OptionChainRequest,
+  OptionChainSymbols,
+} from '../api/schemas/utilities.ts';
+import { TradingCalendar } from '../calendar/trading-calendar.ts';
+import type { Clock } from '../clock/clock.ts';
+import { formatRupees, MoneyFormatError, type Paise, parseRupees } from '../domain/money.ts';
+import type { QuoteMode, Variety } from '../domain/order-params.ts';
+import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from './engine/order-engine.ts';
+import { toHistory, toOrderBookRecord, toTradeBookRecord } from './engine/order-records.ts';
+import type { OrderParams } from './engine/sim-order.ts';
+import { formatTimeStamp, istMidnight } from './ist-time.ts';
+import { InstrumentUniverse } from './market/instrument-universe.ts';
+import type { SimInstrument } from './market/sim-instrument.ts';
+import { SimMarket } from './market/sim-market.ts';
+import type { MarketHours } from './market-hours.ts';
+import { badRequest, notFound } from './sim-error.ts';
+import { SIM_HOLIDAYS } from './sim-holidays.ts';
+
+/** Options of {@link SimExchange}. */
+export interface SimExchangeOptions {
+  /** Time source; the market moves to `clock.now()` at each call. */
+  clock: Clock;
+  /** Seed of the price paths; default 1. */
+  seed?: number;
+  /** Holidays the exchange serves and trades by; default {@link SIM_HOLIDAYS}. */
+  holidays?: Holidays;
+  /** Session rules; default `TradingCalendar.fromHolidays(holidays)`. */
+  hours?: MarketHours;
+  /** Modifications allowed per order; default 25. */
+  maxModifications?: number;
+  /** Instruments; default {@link InstrumentUniverse.standard} at the clock's start. */
+  universe?: InstrumentUniverse;
+}
+
+/**
+ * The simulated exchange in process: every operation of spec §4 as a method, taking and
+ * returning the wire shapes. The HTTP server is a thin adapter over it; tests and tools
+ * can call it directly. Refusals are thrown as {@link SimError}.
+ *
+ * @example
+ * ```ts
+ * const ex = new SimExchange({ clock: new VirtualClock(Date.parse('2026-01-05T04:00:00Z')) });
+ * ex.quote('full', 3045).ltp; // SBIN in paise
+ * ```
+ */
+export class SimExchange {
+  readonly clock: Clock;
+  readonly market: SimMarket;
+  readonly engine: OrderEngine;
+  readonly hours: MarketHours;
+  private readonly holidayData: Holidays;
+
+  constructor(options: SimExchangeOptions) {
+    this.clock = options.clock;
+    this.holidayData = options.holidays ?? SIM_HOLIDAYS;
+    this.hours = options.hours ?? TradingCalendar.fromHolidays(this.holidayData);
+    const startAt = this.clock.now();
+    const universe = options.universe ?? InstrumentUniverse.standard(startAt, this.hours);
+    this.market = new SimMarket({
+      universe,
+      hours: this.hours,
+      seed: options.seed ?? 1,
+      startAt,
+    });
+    this.engine = new OrderEngine({
+      clock: this.clock,
+      market: this.market,
+      hours: this.hours,
+      ...(options.maxModifications === undefined
+        ? {}
+        : { maxModifications: options.maxModifications }),
+    });
+  }
+
+  /** Brings prices and resting orders up to the clock's now. Every operation calls it. */
+  sync(): void {
+    const engine = this.engine;
+    this.market.advanceTo(this.clock.now(), {
+      onOpen: (at) => engine.onOpen(at),
+      onClose: (at) => engine.onClose(at),
+      onStep: (at) => engine.onStep(at),
+    });
+  }
+
+  /** `POST /info/quote/:mode`. */
+  quote<M extends QuoteMode>(mode: M, token: number): Quote<M> {
+    this.sync();
+    const q = this.market.quote(token, mode, this.clock.now());
+    if (q === undefined) throw notFound(`Unknown instrument token ${token}`);
+    return q;
+  }
+
+  /** `POST /info/quotes/:mode`: one quote per token, in the order asked. */
+  quotes<M extends QuoteMode>(mode: M, tokens: readonly number[]): Array<Quote<M>> {
+    this.sync();
+    const unknown = tokens.filter((t) => this.market.instrument(t) === undefined);
+    if (unknown.length > 0) throw notFound(`Unknown instrument tokens: ${unknown.join(', ')}`);
+    const now = this.clock.now();
+    return tokens.map((t) => this.market.quote(t, mode, now) as Quote<M>);
+  }
+
+  /** `POST /order/:variety`. Business-rule failures give a REJECTED order, not an error. */
+  placeOrder(variety: Variety, body: PlaceOrderRequest): PlaceOrderResult {
+    this.sync();
+    const { params, reason } = this.toParams(variety, body);
+    const order = this.engine.place(params, reason);
+    return { orderNo: order.id, requestTime: formatTimeStamp(order.placedAt) };
+  }
+
+  /** `PATCH /order/:variety/:order_id`. */
+  modifyOrder(variety: Variety, orderId: string, body: ModifyOrderRequest): MessageResult {
+    this.sync();
+    const { params, reason } = this.toParams(variety, body);
+    if (reason !== undefined) throw badRequest(reason);
+    this.engine.modify(orderId, variety, params);
+    return { message: MODIFY_ACCEPTED };
+  }
+
+  /** `DELETE /order/:variety/:order_id`. */
+  cancelOrder(variety: Variety, orderId: string): MessageResult {
+    this.sync();
+    this.engine.cancel(orderId, variety);
+    return { message: CANCEL_ACCEPTED };
+  }
+
+  /** `GET /order/:order_id`: history, newest first. */
+  orderHistory(orderId: string): OrderHistoryRecord[] {
+    this.sync();
+    const order = this.engine.order(orderId);
+    if (order === undefined) throw notFound(`No order ${orderId}`);
+    return toHistory(order);
+  }
+
+  /** `GET /user/orders`: today's orders and any still waiting, newest first. */
+  orderBook(): OrderBookRecord[] {
+    this.sync();
+    const today = istMidnight(this.clock.now());
+    return this.engine
+      .orders()
+      .filter(
+        (o) => istMidnight(o.placedAt) === today || o.status === 'OPEN' || o.status === 'PENDING',
+      )
+      .map(toOrderBookRecord)
+      .reverse();
+  }
+
+  /** `GET /user/trades`: today's fills, one record each, newest first. */
+  tradeBook(): TradeBookRecord[] {
+    this.sync();
+    const today = istMidnight(this.clock.now());
+    const out: TradeBookRecord[] = [];
+    for (const fill of this.engine.fills()) {
+      if (istMidnight(fill.at) !== today) continue;
+      const order = this.engine.order(fill.orderId);
+      if (order !== undefined) out.push(toTradeBookRecord(order, fill));
+    }
+    return out.reverse();
+  }
+
+  /** `GET /info/holidays`. */
+  holidays(): Holidays {
+    return structuredClone(this.holidayData);
+  }
+
+  /** `GET /info/index-list`. */
+  indexList(): IndexRecord[] {
+    return this.market.universe.underlyings
+      .filter((i) => i.kind === 'index')
+      .map((i) => ({ name: i.name, token: String(i.token) }));
+  }
+
+  /** `GET /info/option-chain-symbols`: live expiries per index, `DD-MON-YYYY`, soonest first. */
+  optionChainSymbols(): OptionChainSymbols {
+    this.sync();
+    const out: OptionChainSymbols = {};
+    for (const index of this.market.universe.underlyings) {
+      if (index.kind !== 'index') continue;
+      const expiries = new Set<string>();
+      for (const o of this.market.universe.optionsOf(index.token)) {
+        if (o.option !== undefined && o.option.expiresAt > this.market.time) {
+          expiries.add(o.option.expiry);
+        }
+      }
+      out[index.symbol] = [...expiries];
+    }
+    return out;
+  }
+
+  /**
+   * `POST /info/option-chain`: `count` calls then `count` puts, centred on the strike
+   * nearest the spot (fewer when the chain has fewer strikes).
+   */
+  optionChain(req: OptionChainRequest): OptionChainEntry[] {
+    this.sync();
+    const token = Number(req.token);
+    const index = this.market.instrument(token);
+    if (index === undefined) throw notFound(`Unknown token ${req.token}`);
+    if (index.kind !== 'index') throw badRequest(`Token ${req.token} is not an index`);
+    if (req.exchange !== 'INDEX' && req.exchange !== 'NSE') {
+      throw badRequest(`exchange must be INDEX for an index underlying, not ${req.exchange}`);
+    }
+    const options = this.market.universe
+      .optionsOf(token)
+      .filter((o) => o.option?.expiry === req.expiry);
+    if (options.length === 0) throw notFound(`No ${index.symbol} options expire on ${req.expiry}`);
+    const strikes = [...new Set(options.map((o) => o.option?.strike ?? 0))].sort((a, b) => a - b);
+    const spot = this.market.ltp(token);
+    let atm = 0;
+    strikes.forEach((k, i) => {
+      if (Math.abs(k - spot) < Math.abs((strikes[atm] ?? 0) - spot)) atm = i;
+    });
+    const count = Math.min(Number(req.count), strikes.length);
+    const from = Math.max(0, Math.min(atm - Math.floor((count - 1) / 2), strikes.length - count));
+    const window = new Set(strikes.slice(from, from + count));
+    const entry = (o: SimInstrument): OptionChainEntry => ({
+      exchange: o.exchange,
+      symbol: o.symbol,
+      token: String(o.token),
+      optionType: o.option?.optionType ?? 'CE',
+      strikePrice: formatRupees(o.option?.strike ?? 0, o.pricePrecision),
+      pricePrecision: String(o.pricePrecision),
+      tickSize: formatRupees(o.tick, o.pricePrecision),
+      lotSize: String(o.lotSize),
+    });
+    const pick = (type: 'CE' | 'PE'): OptionChainEntry[] =>
+      options
+        .filter((o) => o.option?.optionType === type && window.has(o.option.strike))
+        .map(entry);
+    return [...pick('CE'), ...pick('PE')];
+  }
+
+  /** `POST /info/greeks`: one entry per token, in the order asked. */
+  greeks(tokens: readonly number[]): Greeks[] {
+    this.sync();
+    return tokens.map((t) => {
+      const inst = this.market.instrument(t);
+      if (inst === undefined) throw notFound(`Unknown instrument token ${t}`);
+      const g = this.market.greeks(t);
+      if (g === undefined) throw badRequest(`Token ${t} is not an option`);
+      return g;
+    });
+  }
+
+  /** Wire body to engine params; `reason` is a rejection found in the text itself. */
+  private toParams(
+    variety: Variety,
+    body: PlaceOrderRequest | ModifyOrderRequest,
+  ): { params: OrderParams; reason: string | undefined } {
+    const token = Number(body.token);
+    const inst = this.market.instrument(token);
+    if (inst === undefined) throw notFound(`Unknown instrument token ${body.token}`);
+    if (inst.kind === 'index')
+      throw badRequest(`Token ${body.token} is an index and cannot be traded`);
+    if (inst.exchange !== body.exchange) {
+      throw badRequest(`Token ${body.token} trades on ${inst.exchange}, not ${body.exchange}`);
+    }
+    if (variety === 'cover' && (body.bookLossPrice === undefined || body.bookLossPrice === '')) {
+      throw badRequest('bookLossPrice is required for cover orders');
+    }
+    let reason: string | undefined;
+    const price = (field: string, text: string | undefined): Paise => {
+      if (text === undefined || text === '') return 0;
+      const frac = /\.(\d+)$/.exec(text)?.[1] ?? '';
+      if (/[1-9]/.test(frac.slice(inst.pricePrecision))) {
+        reason ??= `${field} ${text} is not a multiple of the tick size ${formatRupees(inst.tick, inst.pricePrecision)}`;
+      }
+      try {
+        return parseRupees(text);
+      } catch (err) {
+        if (err instanceof MoneyFormatError) throw badRequest(`${field}: ${err.message}`);
+        throw err;
+      }
+    };
+    const count = (field: string, text: string): number => {
+      const n = Number(text);
+      if (!Number.isSafeInteger(n) || n > 1e9) throw badRequest(`${field} ${text} is too large`);
+      return n;
+    };
+    const params: OrderParams = {
+      variety,
+      exchange: body.exchange,
+      token,
+      transactionType: body.transactionType,
+      order: body.order,
+      product: body.product,
+      validity: body.validity,
+      quantity: count('quantity', body.quantity),
+      disclosedQty: count('disclosedQty', body.disclosedQty),
+      price: body.order === 'MKT' || body.order === 'SL-MKT' ? 0 : price('Price', body.price),
+      triggerPrice:
+        body.order === 'SL-LMT' || body.order === 'SL-MKT'
+          ? price('Trigger price', body.triggerPrice)
+          : 0,
+      bookLossPrice: variety === 'cover' ? price('Stop-loss price', body.bookLossPrice) : 0,
+      bookProfitPrice:
+        'bookProfitPrice' in body ? price('Book-profit price', body.bookProfitPrice) : 0,
+      tags: body.tags,
+      amo: body.amo,
+    };
+    return { params, reason };
+  }
+}
