@@ -113,7 +113,8 @@ export class HealthTracker {
       t.stale = false;
       this.staleCount -= 1;
       this.staleEvents.next({ token, stale: false, at, lastFreshAt: at });
-      this.refresh(at);
+      // The overall status follows at the end of the cycle (`cycle`), so that a recovery
+      // does not pass through `degraded` on its way to `ok`.
     }
     this.setToken(token, t, 'ok', at, 'fresh data');
   }
@@ -158,8 +159,6 @@ export class HealthTracker {
       );
     } else if (ok && this.failingGroups.delete(key)) {
       this.logger.info({ group: key }, 'polls recovered');
-    } else {
-      return;
     }
     this.refresh(now);
   }

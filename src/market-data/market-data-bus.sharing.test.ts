@@ -59,7 +59,11 @@ describe('MarketDataBus: sharing and the cache', () => {
   it('lets same-turn subscribers share the first cycle', () => {
     const kit = runBus({ intervalMs: 1_000 }, {}, 500, ({ bus, helpers }) => {
       const subs = [bus.quotes$([1, 2], 'ltp').subscribe(), bus.quotes$([3], 'ltp').subscribe()];
-      helpers.cold('100ms |').subscribe({ complete: () => subs.forEach((s) => s.unsubscribe()) });
+      helpers.cold('100ms |').subscribe({
+        complete: () => {
+          for (const s of subs) s.unsubscribe();
+        },
+      });
     });
     expect(kit.source.calls).toEqual([{ at: 0, kind: 'quotes', mode: 'ltp', tokens: [1, 2, 3] }]);
   });

@@ -127,13 +127,15 @@ export class PollGroup {
     const inflight = new Subscription(() => controller.abort());
     this.inflight = inflight;
     let pending = batches.length;
-    let ok = true;
+    let failed = 0;
     const settle = (): void => {
       pending -= 1;
       if (pending > 0 || inflight.closed) return;
       this.inflight = undefined;
       inflight.unsubscribe();
-      if (ok) {
+      // Only a cycle that failed entirely backs off: one bad batch must not slow the
+      // healthy ones, and it is retried next interval within the planned budget anyway.
+      if (failed < batches.length) {
         this.failures = 0;
         this.retryAt = Number.NEGATIVE_INFINITY;
       } else {
@@ -144,10 +146,10 @@ export class PollGroup {
         );
         this.retryAt = start + backoff;
       }
-      host.onCycle(this.intervalMs, ok);
+      host.onCycle(this.intervalMs, failed === 0);
     };
     const fail = (batch: PollBatch, error: unknown): void => {
-      ok = false;
+      failed += 1;
       if (host.onFailure(this.intervalMs, batch, error, this.failures + 1) === 'pause') return;
       settle();
     };

@@ -19,6 +19,8 @@ export interface FakeCall {
 export interface FakeSourceOptions {
   /** LTP in paise of `token` at `at` (ms since the clock's zero). Default 10 000 + token. */
   readonly ltp?: (token: number, at: number) => number;
+  /** Quantity at every depth level of `token` at `at`. Default 10. */
+  readonly depthQuantity?: (token: number, at: number) => number;
   /** An error to answer a call with, if any. */
   readonly fail?: (call: FakeCall) => unknown;
 }
@@ -55,7 +57,15 @@ export function fakeQuoteSource(
       calls.push(call);
       const error = options.fail?.(call);
       if (error !== undefined) return throwError(() => error);
-      return of(tokens.map((t) => projectQuote(fullQuoteOf(t, ltpOf(t, at)), 'full', mode)));
+      return of(
+        tokens.map((t) =>
+          projectQuote(
+            fullQuoteOf(t, ltpOf(t, at), 0, options.depthQuantity?.(t, at) ?? 10),
+            'full',
+            mode,
+          ),
+        ),
+      );
     },
     greeks(tokens: readonly number[]): Observable<Greeks[]> {
       const at = clock.now() - zero;
@@ -87,8 +97,8 @@ export function fakeQuoteSource(
  * fullQuoteOf(26000, 2_450_000).ltp; // 2450000
  * ```
  */
-export function fullQuoteOf(token: number, ltp: number, time = 0): FullQuote {
-  const level = (i: number) => ({ orders: 1, price: ltp + i, quantity: 10 });
+export function fullQuoteOf(token: number, ltp: number, time = 0, quantity = 10): FullQuote {
+  const level = (i: number) => ({ orders: 1, price: ltp + i, quantity });
   return {
     token,
     asks: [1, 2, 3, 4, 5].map(level),

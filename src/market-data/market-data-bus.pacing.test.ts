@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { runBus } from './testing/marble-bus.ts';
+
+/** The most requests seen in any window `(t - windowMs, t]`. */
+function busiestWindow(times: readonly number[], windowMs = 1_000): number {
+  let most = 0;
+  for (const t of times)
+    most = Math.max(most, times.filter((u) => u > t - windowMs && u <= t).length);
+  return most;
+}
+
+const tokens = (n: number, from = 1): number[] => Array.from({ length: n }, (_, i) => from + i);
+
+describe('MarketDataBus: pacing', () => {
+  it('keeps the configured interval when the plan fits the budget, without a warning', () => {
+    const kit = runBus(
+      { intervalMs: 1_000, batchSize: 10, quoteRequestsPerSecond: 10 },
+      {},
+      10_000,
+      ({ bus, helpers }) => {
+        const sub = bus.quotes$(tokens(30), 'ltp').subscribe();
+        helpers.cold('5s |').subscribe({ complete: () => sub.unsubscribe() });
+      },
+    );
+    expect(kit.source.calls.map((c) => c.at)).toEqual(
+      [0, 1_000, 2_000, 3_000, 4_000].flatMap((t) => [t, t, t]),
+    );
+    expect(kit.log.lines.filter((l) => l.level === 40)).toEqual([]);
+  });
+
+  it('stretches the interval when batches exceed the budget, warns once, never exceeds it', () => {
+    const kit = runBus(
+      { intervalMs: 1_000, batchSize: 1, quoteRequestsPerSecond: 10 },
+      {},
+      30_000,
+      ({ bus, helpers }) => {
+        const sub = bus.quotes$(tokens(12), 'ltp').subscribe();
+        helpers.cold('12s |').subscribe({
+          complete: () => {
+            expect(bus.effectiveIntervalMs(1_000)).toBe(1_200);
+            sub.unsubscribe();
+          },
+        });
+      },
+    );
+    const times = kit.source.calls.map((c) => c.at);
+    expect(busiestWindow(times)).toBe(10);
+    // 12 s at 10 requests/s, give or take the first burst.
+    expect(times.length).toBeGreaterThanOrEqual(110);
+    expect(times.length).toBeLessThanOrEqual(121);
+    const warnings = kit.log.lines.filter((l) => l.level === 40);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.msg).toMatch(/stretched ×1\.20/);
+  });
+
+  it('shares one budget between loops of different intervals', () => {
+    const kit = runBus(
+      { intervalMs: 1_000, batchSize: 1, quoteRequestsPerSecond: 10 },
+      {},
+      30_000,
+      ({ bus, helpers }) => {
+        const a = bus.quotes$(tokens(8), 'ltp').subscribe();
+        const b = bus.quotes$(tokens(2, 100), 'ltp', { intervalMs: 500 }).subscribe();
+        helpers.cold('10s |').subscribe({
+          complete: () => {
+            // 8/s + 2 per 500 ms = 12/s against 10/s: both stretch by 1.2.
+            expect(bus.effectiveIntervalMs(1_000)).toBe(1_200);
+            expect(bus.effectiveIntervalMs(500)).toBe(600);
+            a.unsubscribe();
+            b.unsubscribe();
+          },
+        });
+      },
+    );
+    expect(busiestWindow(kit.source.calls.map((c) => c.at))).toBeLessThanOrEqual(10);
+    expect(kit.log.lines.filter((l) => l.level === 40)).toHaveLength(1);
+  });
+
+  it('polls a token wanted at two intervals only at the faster one when its mode covers', () => {
+    const kit = runBus({ intervalMs: 10 }, {}, 100, ({ bus, helpers }) => {
+      const a = bus.quote$(1, 'full', { intervalMs: 10 }).subscribe();
+      const b = bus.quote$(1, 'ltp', { intervalMs: 20 }).subscribe();
+      helpers.cold('45ms |').subscribe({
+        complete: () => {
+          a.unsubscribe();
+          b.unsubscribe();
+        },
+      });
+    });
+    expect(kit.source.calls.map((c) => `${c.at}:${c.mode}`)).toEqual([
+      '0:full',
+      '10:full',
+      '20:full',
+      '30:full',
+      '40:full',
+    ]);
+  });
+});
