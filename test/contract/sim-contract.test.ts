@@ -53,7 +53,7 @@ beforeAll(async () => {
     appId: 'sim-app',
     token: 'sim-token',
     clock,
-    retry: { attempts: 1 },
+    retry: { limit: 0 },
   });
 });
 afterAll(() => sim.close());
@@ -275,7 +275,7 @@ describe('simulator contract (TiqsClient over loopback)', () => {
       appId: 'sim-app',
       token: 'wrong',
       clock,
-      retry: { attempts: 1 },
+      retry: { limit: 0 },
     });
     await expect(stranger.indexList()).rejects.toBeInstanceOf(SessionError);
   });
