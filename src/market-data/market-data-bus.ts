@@ -1,5 +1,13 @@
 import type { Logger } from 'pino';
-import { from, map, Observable, type ObservableInput, type Subscriber } from 'rxjs';
+import {
+  defer,
+  finalize,
+  from,
+  map,
+  Observable,
+  type ObservableInput,
+  type Subscriber,
+} from 'rxjs';
 import { SessionError } from '../api/errors/session-error.ts';
 import type { Quote } from '../api/schemas/quote.ts';
 import type { Greeks } from '../api/schemas/utilities.ts';
@@ -84,6 +92,8 @@ export interface MarketDataBusStats {
   readonly greeksRequests: number;
   /** Requests that failed. */
   readonly failedRequests: number;
+  /** Requests sent and not yet settled. */
+  readonly inFlightRequests: number;
   /** Tokens with at least one quote subscriber. */
   readonly quoteTokens: number;
   /** Tokens with at least one greeks subscriber. */
@@ -166,7 +176,12 @@ export class MarketDataBus {
   private gateOpenedAt = Number.NEGATIVE_INFINITY;
   private paused = false;
   private closed = false;
-  private counters = { quoteRequests: 0, greeksRequests: 0, failedRequests: 0 };
+  private counters = {
+    quoteRequests: 0,
+    greeksRequests: 0,
+    failedRequests: 0,
+    inFlightRequests: 0,
+  };
 
   /** Overall health first (at once), then every change of the bus or of a token. */
   readonly health$: Observable<HealthEvent>;
@@ -542,20 +557,28 @@ export class MarketDataBus {
     batch: PollBatch,
     signal: AbortSignal,
   ): ObservableInput<readonly unknown[]> {
-    if (kind === 'quotes') {
-      this.counters.quoteRequests += 1;
-      return this.source.quotes(batch.mode ?? 'ltp', batch.tokens, signal);
-    }
-    this.counters.greeksRequests += 1;
-    return from(this.source.greeks(batch.tokens, signal)).pipe(
-      map((data) => {
-        // Greeks carry no token; only a positional answer of the right length is usable.
-        if (data.length !== batch.tokens.length) {
-          throw new Error(`greeks: asked for ${batch.tokens.length} tokens, got ${data.length}`);
-        }
-        return data;
-      }),
-    );
+    return defer(() => {
+      this.counters.inFlightRequests += 1;
+      let answer: Observable<readonly unknown[]>;
+      if (kind === 'quotes') {
+        this.counters.quoteRequests += 1;
+        answer = from(this.source.quotes(batch.mode ?? 'ltp', batch.tokens, signal));
+      } else {
+        this.counters.greeksRequests += 1;
+        answer = from(this.source.greeks(batch.tokens, signal)).pipe(
+          map((data) => {
+            // Greeks carry no token; only a positional answer of the right length is usable.
+            if (data.length !== batch.tokens.length) {
+              throw new Error(
+                `greeks: asked for ${batch.tokens.length} tokens, got ${data.length}`,
+              );
+            }
+            return data;
+          }),
+        );
+      }
+      return answer.pipe(finalize(() => (this.counters.inFlightRequests -= 1)));
+    });
   }
 
   private onFailure(
