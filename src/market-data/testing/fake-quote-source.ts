@@ -23,11 +23,15 @@ export interface FakeSourceOptions {
   readonly depthQuantity?: (token: number, at: number) => number;
   /** An error to answer a call with, if any. */
   readonly fail?: (call: FakeCall) => unknown;
+  /** Keep every call in `calls` (default true); benchmarks turn it off. */
+  readonly record?: boolean;
 }
 
 /** A {@link QuoteSource} for tests: answers synchronously, records every call. */
 export interface FakeQuoteSource extends QuoteSource {
   readonly calls: FakeCall[];
+  /** Quotes answered so far. */
+  readonly quotesServed: number;
   readonly credentials: unknown[];
 }
 
@@ -48,15 +52,21 @@ export function fakeQuoteSource(
   const ltpOf = options.ltp ?? ((token: number) => 10_000 + token);
   const calls: FakeCall[] = [];
   const credentials: unknown[] = [];
+  const record = options.record ?? true;
+  let served = 0;
   return {
     calls,
     credentials,
+    get quotesServed() {
+      return served;
+    },
     quotes<M extends QuoteMode>(mode: M, tokens: readonly number[]): Observable<Quote<M>[]> {
       const at = clock.now() - zero;
       const call: FakeCall = { at, kind: 'quotes', mode, tokens: [...tokens] };
-      calls.push(call);
+      if (record) calls.push(call);
       const error = options.fail?.(call);
       if (error !== undefined) return throwError(() => error);
+      served += tokens.length;
       return of(
         tokens.map((t) =>
           projectQuote(
@@ -70,7 +80,7 @@ export function fakeQuoteSource(
     greeks(tokens: readonly number[]): Observable<Greeks[]> {
       const at = clock.now() - zero;
       const call: FakeCall = { at, kind: 'greeks', mode: undefined, tokens: [...tokens] };
-      calls.push(call);
+      if (record) calls.push(call);
       const error = options.fail?.(call);
       if (error !== undefined) return throwError(() => error);
       return of(
