@@ -1,4 +1,4 @@
-import { map } from 'rxjs';
+import { map, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { runBus } from './testing/marble-bus.ts';
 
@@ -74,5 +74,24 @@ describe('MarketDataBus: sharing and the cache', () => {
         .expectObservable(bus.quote$(1, 'ohlcv').pipe(map((q) => q.quote.ltp)), '^ 60ms !')
         .toBe('a', { a: 500 });
     });
+  });
+
+  it('releases everything when a subscriber leaves from inside the replay (take(1))', () => {
+    const got: number[] = [];
+    const kit = runBus({ intervalMs: 10 }, {}, 100, ({ bus, helpers }) => {
+      const keep = bus.quotes$([1, 2], 'ltp').subscribe();
+      helpers.cold('5ms |').subscribe({
+        complete: () => {
+          bus
+            .quotes$([1, 2, 3], 'ltp')
+            .pipe(take(1))
+            .subscribe((q) => got.push(q.token));
+          expect(bus.stats.quoteTokens).toBe(2);
+          keep.unsubscribe();
+        },
+      });
+    });
+    expect(got).toEqual([1]);
+    expect(kit.bus.stats).toMatchObject({ quoteTokens: 0, pollGroups: 0 });
   });
 });
