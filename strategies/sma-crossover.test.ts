@@ -53,6 +53,30 @@ describe('sma-crossover', () => {
     expect(intents.at(-1)).toMatchObject({ kind: 'squareOff', token: '3045' });
   });
 
+  it('does not sell a position it never got when the entry was rejected', () => {
+    const params = strategy.params.parse({ fast: 2, slow: 4, barSeconds: 60, quantity: 5 });
+    const t = createTestContext({ strategyId: 'sma', params, calendar, start: FRIDAY_OPEN });
+    const intents: OrderIntent[] = [];
+    strategy.setup(t.ctx).subscribe((i) => intents.push(i));
+    const closes = [1000, 990, 980, 970, 960, 980, 1010, 1050, 1090, 1060, 1000, 940, 900];
+    for (const ltp of closes) {
+      t.pushQuote({ token: 3045, ltp: ltp * 100, close: 100_000 }, 'ltp');
+      t.clock.advanceBy(60_000);
+      const entry = intents.find((i) => i.kind === 'place' && i.side === 'B');
+      if (entry !== undefined && intents.length === 1) {
+        t.pushOrderEvent({
+          type: 'OrderRejected',
+          strategyId: 'sma',
+          intentId: entry.id,
+          tag: 't',
+          at: t.clock.now(),
+          reason: 'no margin',
+        });
+      }
+    }
+    expect(intents.map((i) => i.kind === 'place' && i.side)).toEqual(['B']);
+  });
+
   it('rejects params where fast is not shorter than slow', () => {
     const r = strategy.params.safeParse({ fast: 10, slow: 5 });
     expect(r.success).toBe(false);

@@ -38,6 +38,23 @@ export default defineStrategy({
     const slow = new SMA(p.slow);
     let previous: number | undefined;
     let long = false;
+    /** Intents in flight and what a refusal of each would undo. */
+    const inFlight = new Map<string, 'entry' | 'exit'>();
+    const sent = (intent: OrderIntent, role: 'entry' | 'exit'): OrderIntent => {
+      inFlight.set(intent.id, role);
+      return intent;
+    };
+    // An entry that is rejected or denied leaves us flat; a refused exit leaves us long.
+    const refusals$ = ctx.orders$.pipe(
+      filter((e) => e.type === 'OrderRejected' || e.type === 'OrderDenied'),
+      mergeMap((e): Observable<OrderIntent> => {
+        const role = inFlight.get(e.intentId);
+        inFlight.delete(e.intentId);
+        if (role === 'entry') long = false;
+        if (role === 'exit') long = true;
+        return of();
+      }),
+    );
 
     const bars$ = ctx.schedule.every$(p.barSeconds).pipe(
       withLatestFrom(ctx.market.quote$(p.token, 'ltp')),
@@ -56,30 +73,28 @@ export default defineStrategy({
         if (before <= 0 && diff > 0 && !long) {
           long = true;
           ctx.log.info({ close, fast: f, slow: s }, 'golden cross: buying');
-          return of(
-            ctx.intents.place({
-              instrument,
-              side: 'B',
-              quantity: p.quantity,
-              orderType: 'MKT',
-              product: 'I',
-              reason: 'fast SMA crossed above slow',
-            }),
-          );
+          const order = ctx.intents.place({
+            instrument,
+            side: 'B',
+            quantity: p.quantity,
+            orderType: 'MKT',
+            product: 'I',
+            reason: 'fast SMA crossed above slow',
+          });
+          return of(sent(order, 'entry'));
         }
         if (before >= 0 && diff < 0 && long) {
           long = false;
           ctx.log.info({ close, fast: f, slow: s }, 'death cross: selling');
-          return of(
-            ctx.intents.place({
-              instrument,
-              side: 'S',
-              quantity: p.quantity,
-              orderType: 'MKT',
-              product: 'I',
-              reason: 'fast SMA crossed below slow',
-            }),
-          );
+          const order = ctx.intents.place({
+            instrument,
+            side: 'S',
+            quantity: p.quantity,
+            orderType: 'MKT',
+            product: 'I',
+            reason: 'fast SMA crossed below slow',
+          });
+          return of(sent(order, 'exit'));
         }
         return of();
       }),
@@ -93,6 +108,6 @@ export default defineStrategy({
       }),
     );
 
-    return merge(signals$, endOfDay$);
+    return merge(signals$, endOfDay$, refusals$);
   },
 });

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { calendarCommand } from './commands/calendar.ts';
 import { newStrategyCommand } from './commands/new-strategy.ts';
+import { runCommand } from './commands/run.ts';
 import { simCommand } from './commands/sim.ts';
 import { validateCommand } from './commands/validate.ts';
 import { EXIT } from './exit-codes.ts';
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   for (const command of [
+    runCommand(),
     simCommand(),
     calendarCommand(),
     validateCommand(),

@@ -17,7 +17,6 @@ export const brokerConfigSchema = z.object({
   sim: z
     .object({
       seed: z.number().int().default(42),
-      alwaysOpen: z.boolean().default(true),
       speed: z.number().positive().max(1_000).default(1),
       start: z.iso.datetime({ offset: true }).optional(),
     })

@@ -20,11 +20,11 @@ import type {
 } from '../api/schemas/utilities.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
-import { formatRupees, MoneyFormatError, type Paise, parseRupees } from '../domain/money.ts';
+import { formatRupees, type Paise, parseRupees } from '../domain/money.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from './engine/order-engine.ts';
 import { toHistory, toOrderBookRecord, toTradeBookRecord } from './engine/order-records.ts';
-import type { OrderParams } from './engine/sim-order.ts';
+import { toOrderParams } from './engine/to-order-params.ts';
 import { formatTimeStamp, istMidnight } from './ist-time.ts';
 import { InstrumentUniverse } from './market/instrument-universe.ts';
 import type { SimInstrument } from './market/sim-instrument.ts';
@@ -119,7 +119,7 @@ export class SimExchange {
   /** `POST /order/:variety`. Business-rule failures give a REJECTED order, not an error. */
   placeOrder(variety: Variety, body: PlaceOrderRequest): PlaceOrderResult {
     this.sync();
-    const { params, reason } = this.toParams(variety, body);
+    const { params, reason } = toOrderParams(variety, body, (t) => this.market.instrument(t));
     const order = this.engine.place(params, reason);
     return { orderNo: order.id, requestTime: formatTimeStamp(order.placedAt) };
   }
@@ -127,7 +127,7 @@ export class SimExchange {
   /** `PATCH /order/:variety/:order_id`. */
   modifyOrder(variety: Variety, orderId: string, body: ModifyOrderRequest): MessageResult {
     this.sync();
-    const { params, reason } = this.toParams(variety, body);
+    const { params, reason } = toOrderParams(variety, body, (t) => this.market.instrument(t));
     if (reason !== undefined) throw badRequest(reason);
     this.engine.modify(orderId, variety, params);
     return { message: MODIFY_ACCEPTED };
@@ -256,64 +256,5 @@ export class SimExchange {
       if (g === undefined) throw badRequest(`Token ${t} is not an option`);
       return g;
     });
-  }
-
-  /** Wire body to engine params; `reason` is a rejection found in the text itself. */
-  private toParams(
-    variety: Variety,
-    body: PlaceOrderRequest | ModifyOrderRequest,
-  ): { params: OrderParams; reason: string | undefined } {
-    const token = Number(body.token);
-    const inst = this.market.instrument(token);
-    if (inst === undefined) throw notFound(`Unknown instrument token ${body.token}`);
-    if (inst.kind === 'index')
-      throw badRequest(`Token ${body.token} is an index and cannot be traded`);
-    if (inst.exchange !== body.exchange) {
-      throw badRequest(`Token ${body.token} trades on ${inst.exchange}, not ${body.exchange}`);
-    }
-    if (variety === 'cover' && (body.bookLossPrice === undefined || body.bookLossPrice === '')) {
-      throw badRequest('bookLossPrice is required for cover orders');
-    }
-    let reason: string | undefined;
-    const price = (field: string, text: string | undefined): Paise => {
-      if (text === undefined || text === '') return 0;
-      const frac = /\.(\d+)$/.exec(text)?.[1] ?? '';
-      if (/[1-9]/.test(frac.slice(inst.pricePrecision))) {
-        reason ??= `${field} ${text} is not a multiple of the tick size ${formatRupees(inst.tick, inst.pricePrecision)}`;
-      }
-      try {
-        return parseRupees(text);
-      } catch (err) {
-        if (err instanceof MoneyFormatError) throw badRequest(`${field}: ${err.message}`);
-        throw err;
-      }
-    };
-    const count = (field: string, text: string): number => {
-      const n = Number(text);
-      if (!Number.isSafeInteger(n) || n > 1e9) throw badRequest(`${field} ${text} is too large`);
-      return n;
-    };
-    const params: OrderParams = {
-      variety,
-      exchange: body.exchange,
-      token,
-      transactionType: body.transactionType,
-      order: body.order,
-      product: body.product,
-      validity: body.validity,
-      quantity: count('quantity', body.quantity),
-      disclosedQty: count('disclosedQty', body.disclosedQty),
-      price: body.order === 'MKT' || body.order === 'SL-MKT' ? 0 : price('Price', body.price),
-      triggerPrice:
-        body.order === 'SL-LMT' || body.order === 'SL-MKT'
-          ? price('Trigger price', body.triggerPrice)
-          : 0,
-      bookLossPrice: variety === 'cover' ? price('Stop-loss price', body.bookLossPrice) : 0,
-      bookProfitPrice:
-        'bookProfitPrice' in body ? price('Book-profit price', body.bookProfitPrice) : 0,
-      tags: body.tags,
-      amo: body.amo,
-    };
-    return { params, reason };
   }
 }

@@ -1,0 +1,73 @@
+import { Command } from 'commander';
+import { ConfigError } from '../../config/config-error.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { createLogger } from '../../logging/create-logger.ts';
+import { Kernel } from '../../runtime/kernel.ts';
+import { StrategyLoadError } from '../../strategy/load-strategy.ts';
+import { EXIT } from '../exit-codes.ts';
+
+/**
+ * `tiqs-runner run --config F`: runs a bot until SIGINT or SIGTERM, then stops
+ * gracefully and exits 0. SIGHUP re-reads the config's credentials (a new day's token)
+ * and resumes a paused bot without a restart.
+ */
+export function runCommand(): Command {
+  return new Command('run')
+    .description('Run a bot from a YAML config until Ctrl-C')
+    .requiredOption('-c, --config <file>', 'YAML config file')
+    .action(async (opts: { config: string }) => {
+      let config: Awaited<ReturnType<typeof loadConfig>>;
+      try {
+        config = await loadConfig(opts.config);
+      } catch (err) {
+        if (err instanceof ConfigError) {
+          process.stderr.write(`${err.message}\n`);
+          process.exitCode = EXIT.config;
+          return;
+        }
+        throw err;
+      }
+      const logger = createLogger({ level: config.logging.level, format: config.logging.format });
+      let kernel: Kernel;
+      try {
+        kernel = await Kernel.create({ config, configFile: opts.config, logger });
+      } catch (err) {
+        if (err instanceof StrategyLoadError) {
+          process.stderr.write(`${err.message}\n`);
+          process.exitCode = EXIT.config;
+          return;
+        }
+        throw err;
+      }
+      const stopped = new Promise<void>((resolve) => {
+        const stop = (signal: NodeJS.Signals) => {
+          void kernel.stop(`received ${signal}`).then(resolve, (err: unknown) => {
+            logger.error({ err }, 'error while stopping');
+            resolve();
+          });
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      process.on('SIGHUP', () => {
+        loadConfig(opts.config)
+          .then((fresh) => {
+            if (fresh.broker.appId !== undefined && fresh.broker.token !== undefined) {
+              kernel.setCredentials({ appId: fresh.broker.appId, token: fresh.broker.token });
+              logger.info('credentials reloaded on SIGHUP');
+            } else {
+              logger.warn('SIGHUP: the config has no appId/token to reload');
+            }
+          })
+          .catch((err: unknown) =>
+            logger.error(
+              { err: err instanceof Error ? err.message : String(err) },
+              'SIGHUP: could not reload the config',
+            ),
+          );
+      });
+      await kernel.start();
+      await stopped;
+      process.exitCode = EXIT.ok;
+    });
+}

@@ -1,0 +1,78 @@
+import type { FullQuote } from '../api/schemas/quote.ts';
+import type { Paise } from '../domain/money.ts';
+import type { DepthBook, MarketView, PriceBand } from '../sim/engine/market-view.ts';
+import type { SimInstrument } from '../sim/market/sim-instrument.ts';
+
+/** What the paper broker knows of an instrument it has not seen described. */
+export interface InstrumentTerms {
+  exchange: 'NSE' | 'NFO' | 'BSE' | 'BFO';
+  symbol: string;
+  lotSize: number;
+  tick: Paise;
+}
+
+/**
+ * The simulator's market view over live quotes: the last full quote of each token,
+ * whose depth the order engine consumes as it fills until the next quote replaces it.
+ * This is how paper mode fills with the simulator's own fill logic.
+ */
+export class BusMarketView implements MarketView {
+  private readonly quotes = new Map<number, FullQuote>();
+  private readonly books = new Map<number, DepthBook>();
+  private readonly terms = new Map<number, SimInstrument>();
+
+  /** Describes an instrument (from an intent or the option chain). */
+  describe(token: number, terms: InstrumentTerms): void {
+    this.terms.set(token, {
+      token,
+      symbol: terms.symbol,
+      name: terms.symbol,
+      exchange: terms.exchange === 'NFO' || terms.exchange === 'BFO' ? 'NFO' : 'NSE',
+      kind: terms.exchange === 'NFO' || terms.exchange === 'BFO' ? 'option' : 'equity',
+      tick: terms.tick,
+      lotSize: terms.lotSize,
+      pricePrecision: 2,
+    });
+  }
+
+  /** Takes a fresh quote: its depth replaces whatever fills consumed. */
+  update(quote: FullQuote): void {
+    this.quotes.set(quote.token, quote);
+    this.books.set(quote.token, {
+      bids: quote.bids.map((l) => ({ ...l })),
+      asks: quote.asks.map((l) => ({ ...l })),
+    });
+  }
+
+  /** Whether a quote of `token` has arrived. */
+  has(token: number): boolean {
+    return this.quotes.has(token);
+  }
+
+  /** Forgets a token. */
+  release(token: number): void {
+    this.quotes.delete(token);
+    this.books.delete(token);
+  }
+
+  instrument(token: number): SimInstrument | undefined {
+    return this.terms.get(token);
+  }
+
+  ltp(token: number): Paise {
+    return this.quotes.get(token)?.ltp ?? 0;
+  }
+
+  band(token: number): PriceBand {
+    const q = this.quotes.get(token);
+    return { lower: q?.lowerLimit ?? 0, upper: q?.upperLimit ?? 0 };
+  }
+
+  depth(token: number): DepthBook {
+    return this.books.get(token) ?? { bids: [], asks: [] };
+  }
+
+  setDepth(token: number, book: DepthBook): void {
+    this.books.set(token, book);
+  }
+}

@@ -1,0 +1,368 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { BehaviorSubject, type Subscription } from 'rxjs';
+import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
+import { CalendarStore } from '../calendar/calendar-store.ts';
+import { beforeClose$ } from '../calendar/schedules.ts';
+import { TradingCalendar } from '../calendar/trading-calendar.ts';
+import type { Clock } from '../clock/clock.ts';
+import { LiveClock } from '../clock/live-clock.ts';
+import type { RunnerConfig } from '../config/config-schema.ts';
+import { formatRupees } from '../domain/money.ts';
+import type { Broker } from '../execution/broker.ts';
+import { ExecutionEngine, type SessionGate } from '../execution/execution-engine.ts';
+import type { OrderEvent, Position } from '../execution/order-events.ts';
+import { MarketDataBus } from '../market-data/market-data-bus.ts';
+import type { SessionOracle } from '../market-data/session-oracle.ts';
+import { buildContext } from '../strategy/build-context.ts';
+import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
+import { type EmbeddedSimulator, startEmbeddedSimulator } from './embedded-simulator.ts';
+import { PaperBroker } from './paper-broker.ts';
+
+/** Options of {@link Kernel.create}. */
+export interface KernelOptions {
+  config: RunnerConfig;
+  /** Path of the config file; strategy modules resolve against its project folder. */
+  configFile: string;
+  logger: Logger;
+  /** Override of the market clock (tests). Default: the embedded simulator's, or wall time. */
+  clock?: Clock;
+  /** Override of the base URL and credentials (tests with their own simulator). */
+  broker?: { baseUrl: string } & Credentials;
+}
+
+/** A strategy instance at run time. */
+interface RunningStrategy {
+  loaded: LoadedStrategy;
+  subscription: Subscription | undefined;
+  status: 'running' | 'failed' | 'stopped';
+}
+
+/**
+ * The one kernel: wires clock, calendar, market-data bus, strategies, execution and the
+ * broker for a mode, and runs them until {@link stop}. Live and paper differ only in
+ * the broker (the HTTP client, or in-process fills); backtests swap the clock and data
+ * source too.
+ */
+export class Kernel {
+  private readonly strategies: RunningStrategy[] = [];
+  private readonly positions$ = new BehaviorSubject<Position[]>([]);
+  private readonly subscriptions: Subscription[] = [];
+  private stopping: Promise<void> | undefined;
+
+  private constructor(
+    readonly config: RunnerConfig,
+    readonly clock: Clock,
+    readonly client: TiqsClient,
+    readonly calendarStore: CalendarStore,
+    readonly bus: MarketDataBus,
+    readonly broker: Broker,
+    readonly engine: ExecutionEngine,
+    private readonly logger: Logger,
+    private readonly embedded: EmbeddedSimulator | undefined,
+  ) {}
+
+  /** Builds every component for the config; nothing runs until {@link start}. */
+  static async create(options: KernelOptions): Promise<Kernel> {
+    const { config, logger } = options;
+    const log = (component: string) => logger.child({ component });
+    const projectDir = resolve(dirname(resolve(options.configFile)), '..');
+
+    // Strategies first: a bad module or bad params must stop us before anything starts.
+    const loaded: LoadedStrategy[] = [];
+    for (const s of config.strategies.filter((x) => x.enabled)) {
+      loaded.push(await loadStrategy(s.id, s.module, s.params, projectDir));
+    }
+
+    let embedded: EmbeddedSimulator | undefined;
+    let endpoint: { baseUrl: string } & Credentials;
+    let networkClock: Clock = new LiveClock();
+    if (options.broker !== undefined) endpoint = options.broker;
+    else if (config.broker.baseUrl === 'embedded') {
+      embedded = await startEmbeddedSimulator(config);
+      networkClock = embedded.networkClock;
+      endpoint = { baseUrl: embedded.sim.url, appId: 'sim-app', token: 'sim-token' };
+      log('kernel').info(
+        {
+          url: embedded.sim.url,
+          marketTime: new Date(embedded.clock.now()).toISOString(),
+          speed: config.broker.sim.speed,
+        },
+        'embedded simulator started',
+      );
+    } else {
+      endpoint = {
+        baseUrl: config.broker.baseUrl,
+        appId: config.broker.appId ?? '',
+        token: config.broker.token ?? '',
+      };
+    }
+    const clock = options.clock ?? embedded?.clock ?? new LiveClock();
+
+    const client = new TiqsClient({
+      ...endpoint,
+      clock: networkClock,
+      timeoutMs: config.broker.timeoutMs,
+      logger: log('api'),
+    });
+
+    const stateDir = resolve(projectDir, config.state.dir);
+    await mkdir(stateDir, { recursive: true });
+    const calendarStore = new CalendarStore({
+      clock,
+      fetchHolidays: () => client.holidays(),
+      path: join(stateDir, 'holidays.json'),
+      logger: log('calendar'),
+    });
+
+    const sessions: SessionOracle = {
+      isOpen: (at) => calendarStore.calendar?.isOpen(at) ?? false,
+      nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
+    };
+    const bus = new MarketDataBus({
+      source: client,
+      clock,
+      sessions,
+      logger: log('bus'),
+      intervalMs: config.marketData.intervalMs,
+      batchSize: config.marketData.batchSize,
+      warmupMs: config.marketData.warmupSeconds * 1_000,
+      staleAfterIntervals: config.marketData.staleAfterIntervals,
+      quoteRequestsPerSecond: config.marketData.requestsPerSecond,
+    });
+
+    const broker: Broker =
+      config.mode === 'paper'
+        ? new PaperBroker({ clock, bus, hours: sessions, logger: log('paper') })
+        : client;
+
+    const gate: SessionGate = {
+      isOpen: (at) => calendarStore.calendar?.isOpen(at) ?? false,
+      nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
+    };
+    const engine = new ExecutionEngine({
+      broker,
+      clock,
+      logger: log('execution'),
+      sessions: gate,
+      trackIntervalMs: config.execution.trackIntervalMs,
+    });
+
+    const kernel = new Kernel(
+      config,
+      clock,
+      client,
+      calendarStore,
+      bus,
+      broker,
+      engine,
+      logger,
+      embedded,
+    );
+    for (const l of loaded)
+      kernel.strategies.push({ loaded: l, subscription: undefined, status: 'stopped' });
+    return kernel;
+  }
+
+  /** Loads the calendar, starts tracking, and starts every strategy. */
+  async start(): Promise<void> {
+    const log = this.logger.child({ component: 'kernel' });
+    const status = await this.calendarStore.start();
+    const calendar = this.calendarStore.calendar;
+    if (calendar === undefined) {
+      log.error({ status }, 'no trading calendar: refusing to trade until one can be loaded');
+    }
+    this.engine.start();
+    this.subscriptions.push(this.engine.events$.subscribe((e) => this.onOrderEvent(e)));
+    this.subscriptions.push(
+      this.bus.health$.subscribe((h) => {
+        if (h.status !== 'ok') log.warn({ health: h }, 'market data health');
+      }),
+    );
+    const cal =
+      calendar ??
+      TradingCalendar.fromHolidays(
+        { holidays: {}, specialTradingDays: {} },
+        { outsideCoverage: 'closed' },
+      );
+    for (const s of this.strategies) this.startStrategy(s, cal);
+    this.scheduleSquareOff(cal);
+    this.scheduleSummary();
+    log.info(
+      {
+        mode: this.config.mode,
+        strategies: this.strategies.map((s) => s.loaded.id),
+        marketTime: new Date(this.clock.now()).toISOString(),
+      },
+      'bot started',
+    );
+  }
+
+  /** Replaces the access token everywhere and resumes a paused bot. */
+  setCredentials(credentials: Credentials): void {
+    this.client.setCredentials(credentials);
+    this.bus.setCredentials(credentials);
+    this.engine.resume();
+  }
+
+  /**
+   * Graceful stop: stop taking intents, cancel open orders if configured, flush, close.
+   * Safe to call more than once.
+   */
+  stop(reason = 'stop requested'): Promise<void> {
+    this.stopping ??= this.doStop(reason);
+    return this.stopping;
+  }
+
+  /** Strategy ids with their run status. */
+  strategyStatus(): Record<string, RunningStrategy['status']> {
+    return Object.fromEntries(this.strategies.map((s) => [s.loaded.id, s.status]));
+  }
+
+  private async doStop(reason: string): Promise<void> {
+    const log = this.logger.child({ component: 'kernel' });
+    log.info({ reason }, 'stopping');
+    for (const s of this.strategies) {
+      s.subscription?.unsubscribe();
+      if (s.status === 'running') s.status = 'stopped';
+    }
+    if (this.config.execution.cancelOpenOrdersOnShutdown) await this.engine.cancelAll();
+    await this.engine.poll();
+    this.engine.stop();
+    for (const sub of this.subscriptions) sub.unsubscribe();
+    this.bus.close();
+    this.calendarStore.stop();
+    if (this.broker instanceof PaperBroker) this.broker.close();
+    this.logPnl(log);
+    await this.embedded?.sim.close();
+    log.info('stopped');
+  }
+
+  private startStrategy(s: RunningStrategy, calendar: TradingCalendar): void {
+    const { id } = s.loaded;
+    const log = this.logger.child({ component: 'strategy', strategy: id });
+    const fail = (err: unknown) => {
+      s.status = 'failed';
+      s.subscription?.unsubscribe();
+      log.error({ err }, 'strategy failed and was stopped; the others keep running');
+    };
+    try {
+      const ctx = buildContext({
+        strategyId: id,
+        params: s.loaded.params,
+        clock: this.clock,
+        calendar,
+        calendar$: this.calendarStore.calendar$,
+        market: this.bus,
+        orderEvents$: this.engine.events$,
+        positions$: this.positions$,
+        logger: this.logger,
+      });
+      s.status = 'running';
+      s.subscription = s.loaded.definition.setup(ctx).subscribe({
+        next: (intent) => {
+          if (s.status !== 'running') return;
+          log.info({ intent }, 'intent');
+          if (intent.kind === 'place' && this.broker instanceof PaperBroker) {
+            const { instrument } = intent;
+            this.broker.describe(Number(instrument.token), {
+              exchange: instrument.exchange,
+              symbol: instrument.symbol,
+              lotSize: instrument.lotSize ?? 1,
+              tick: instrument.tickSize ?? 5,
+            });
+          }
+          void this.engine.submit({ ...intent, strategyId: id });
+        },
+        error: fail,
+        complete: () => log.info('strategy stream completed'),
+      });
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  private onOrderEvent(e: OrderEvent): void {
+    const log = this.logger.child({ component: 'execution', strategy: e.strategyId });
+    const { intent: _intent, ...rest } = e as OrderEvent & { intent?: unknown };
+    const level = e.type === 'OrderRejected' || e.type === 'OrderDenied' ? 'warn' : 'info';
+    log[level]({ event: rest }, e.type);
+    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') this.publishPositions();
+  }
+
+  private publishPositions(): void {
+    for (const p of this.engine.positions.positions()) {
+      const q = this.bus.latest(Number(p.token), 'ltp');
+      if (q !== undefined) this.engine.positions.mark(p.token, q.quote.ltp);
+    }
+    this.positions$.next(this.engine.positions.positions());
+  }
+
+  private scheduleSquareOff(calendar: TradingCalendar): void {
+    const minutes = this.config.execution.squareOffMinutesBeforeClose;
+    if (minutes <= 0) return;
+    this.subscriptions.push(
+      beforeClose$(this.calendarStore.calendar$ ?? calendar, this.clock, minutes).subscribe(() => {
+        const intraday = this.engine
+          .orders()
+          .filter((o) => o.intent.product === 'I')
+          .map((o) => o.strategyId);
+        for (const strategyId of new Set(intraday)) {
+          this.logger.info(
+            { component: 'execution', strategy: strategyId, minutes },
+            'squaring off intraday positions before the close',
+          );
+          void this.engine.submit({
+            kind: 'squareOff',
+            id: `auto-eod-${this.clock.now()}`,
+            strategyId,
+            reason: 'intraday square-off before the close',
+          });
+        }
+      }),
+    );
+  }
+
+  private scheduleSummary(): void {
+    const seconds = this.config.logging.summaryIntervalSeconds;
+    if (seconds <= 0) return;
+    const log = this.logger.child({ component: 'summary' });
+    const tick = () => {
+      this.publishPositions();
+      const stats = this.bus.stats;
+      log.info(
+        {
+          marketTime: new Date(this.clock.now()).toISOString(),
+          open: this.calendarStore.calendar?.isOpen(this.clock.now()) ?? false,
+          quoteTokens: stats.quoteTokens,
+          quoteRequests: stats.quoteRequests,
+          failedRequests: stats.failedRequests,
+          strategies: this.strategyStatus(),
+        },
+        'market summary',
+      );
+      this.logPnl(log);
+      this.subscriptions.push(this.clock.scheduler.schedule(tick, seconds * 1_000));
+    };
+    this.subscriptions.push(this.clock.scheduler.schedule(tick, seconds * 1_000));
+  }
+
+  private logPnl(log: Logger): void {
+    for (const s of this.strategies) {
+      const t = this.engine.positions.totals(s.loaded.id);
+      const open = this.engine.positions
+        .positions(s.loaded.id)
+        .filter((p) => p.netQuantity !== 0).length;
+      log.info(
+        {
+          strategy: s.loaded.id,
+          realised: formatRupees(t.realised),
+          unrealised: formatRupees(t.unrealised),
+          openPositions: open,
+        },
+        'strategy PnL (₹)',
+      );
+    }
+  }
+}

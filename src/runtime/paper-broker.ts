@@ -1,0 +1,179 @@
+import type { Logger } from 'pino';
+import { catchError, firstValueFrom, of, type Subscription, timeout } from 'rxjs';
+import { RefusedError } from '../api/errors/refused-error.ts';
+import type {
+  OrderBookRecord,
+  OrderHistoryRecord,
+  TradeBookRecord,
+} from '../api/schemas/order-records.ts';
+import type {
+  MessageResult,
+  ModifyOrderRequest,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+} from '../api/schemas/order-requests.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { Variety } from '../domain/order-params.ts';
+import type { Broker } from '../execution/broker.ts';
+import type { MarketDataBus } from '../market-data/market-data-bus.ts';
+import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from '../sim/engine/order-engine.ts';
+import { toHistory, toOrderBookRecord, toTradeBookRecord } from '../sim/engine/order-records.ts';
+import { toOrderParams } from '../sim/engine/to-order-params.ts';
+import { formatTimeStamp } from '../sim/ist-time.ts';
+import { SimError } from '../sim/sim-error.ts';
+import { BusMarketView, type InstrumentTerms } from './bus-market-view.ts';
+
+/** How long a placement waits for the first quote of an instrument not yet followed. */
+const FIRST_QUOTE_WAIT_MS = 10_000;
+
+/** Options of {@link PaperBroker}. */
+export interface PaperBrokerOptions {
+  clock: Clock;
+  bus: Pick<MarketDataBus, 'quote$'>;
+  hours: { isOpen(at: number): boolean };
+  logger: Logger;
+}
+
+/**
+ * Paper trading: the {@link Broker} port in process, filling orders with the simulator's
+ * own order engine and fill logic (depth-aware, partial fills; limit and stop orders
+ * wait for the price) against live quotes from the bus. It never sends an order.
+ */
+export class PaperBroker implements Broker {
+  readonly market = new BusMarketView();
+  private readonly engine: OrderEngine;
+  private readonly feeds = new Map<number, Subscription>();
+  private wasOpen: boolean;
+
+  constructor(private readonly options: PaperBrokerOptions) {
+    this.engine = new OrderEngine({
+      clock: options.clock,
+      market: this.market,
+      hours: options.hours,
+      firstOrderId: 9_000_000_001,
+    });
+    this.wasOpen = options.hours.isOpen(options.clock.now());
+  }
+
+  /** Describes an instrument's lot and tick, learned from an intent. */
+  describe(token: number, terms: InstrumentTerms): void {
+    if (this.market.instrument(token) === undefined) this.market.describe(token, terms);
+  }
+
+  async placeOrder(variety: Variety, request: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    const token = Number(request.token);
+    this.describe(token, {
+      exchange: request.exchange,
+      symbol: request.symbol,
+      lotSize: 1,
+      tick: 5,
+    });
+    this.follow(token);
+    if (!this.market.has(token)) await this.firstQuote(token);
+    return this.call('placeOrder', () => {
+      const { params, reason } = toOrderParams(variety, request, (t) => this.market.instrument(t));
+      const noData = this.market.has(token) ? undefined : `no market data yet for token ${token}`;
+      const order = this.engine.place(params, reason ?? noData);
+      return { orderNo: order.id, requestTime: formatTimeStamp(order.placedAt) };
+    });
+  }
+
+  async modifyOrder(
+    variety: Variety,
+    orderId: string,
+    request: ModifyOrderRequest,
+  ): Promise<MessageResult> {
+    return this.call('modifyOrder', () => {
+      const { params, reason } = toOrderParams(variety, request, (t) => this.market.instrument(t));
+      if (reason !== undefined) throw new SimError(400, 'BadRequestError', reason);
+      this.engine.modify(orderId, variety, params);
+      return { message: MODIFY_ACCEPTED };
+    });
+  }
+
+  async cancelOrder(variety: Variety, orderId: string): Promise<MessageResult> {
+    return this.call('cancelOrder', () => {
+      this.engine.cancel(orderId, variety);
+      return { message: CANCEL_ACCEPTED };
+    });
+  }
+
+  async orderHistory(orderId: string): Promise<OrderHistoryRecord[]> {
+    return this.call('orderHistory', () => {
+      const order = this.engine.order(orderId);
+      if (order === undefined) throw new SimError(404, 'NotFoundError', `No order ${orderId}`);
+      return toHistory(order);
+    });
+  }
+
+  async orderBook(): Promise<OrderBookRecord[]> {
+    return this.engine.orders().map(toOrderBookRecord).reverse();
+  }
+
+  async tradeBook(): Promise<TradeBookRecord[]> {
+    const out: TradeBookRecord[] = [];
+    for (const fill of this.engine.fills()) {
+      const order = this.engine.order(fill.orderId);
+      if (order !== undefined) out.push(toTradeBookRecord(order, fill));
+    }
+    return out.reverse();
+  }
+
+  /** Stops following quotes. */
+  close(): void {
+    for (const s of this.feeds.values()) s.unsubscribe();
+    this.feeds.clear();
+  }
+
+  /** Waits (on the clock) for the first full quote of a newly followed token. */
+  private async firstQuote(token: number): Promise<void> {
+    await firstValueFrom(
+      this.options.bus.quote$(token, 'full').pipe(
+        timeout({ first: FIRST_QUOTE_WAIT_MS, scheduler: this.options.clock.scheduler }),
+        catchError(() => of(undefined)),
+      ),
+    );
+  }
+
+  /** Follows full quotes of a token: each one is a price step for resting orders. */
+  private follow(token: number): void {
+    if (this.feeds.has(token)) return;
+    this.feeds.set(
+      token,
+      this.options.bus.quote$(token, 'full').subscribe((q) => {
+        this.market.update(q.quote);
+        this.step();
+      }),
+    );
+  }
+
+  private step(): void {
+    const now = this.options.clock.now();
+    const open = this.options.hours.isOpen(now);
+    if (open && !this.wasOpen) this.engine.onOpen(now);
+    if (!open && this.wasOpen) this.engine.onClose(now);
+    this.wasOpen = open;
+    if (open) this.engine.onStep(now);
+  }
+
+  /** Runs an engine call; the simulator's refusals become the client's typed error. */
+  private call<T>(operation: string, run: () => T): T {
+    try {
+      this.step();
+      return run();
+    } catch (err) {
+      if (err instanceof SimError) {
+        throw new RefusedError(
+          `${operation}: refused by the paper broker (${err.errorCode}): ${err.message}`,
+          {
+            operation,
+            status: err.status,
+            errorCode: err.errorCode,
+            serviceMessage: err.message,
+          },
+        );
+      }
+      throw err;
+    }
+  }
+}
