@@ -5,7 +5,9 @@
  *
  * Run: node --expose-gc --import tsx bench/market-data-fanout.bench.ts
  */
+
 import pino from 'pino';
+import { from } from 'rxjs';
 import { VirtualClock } from '../src/clock/virtual-clock.ts';
 import { MarketDataBus } from '../src/market-data/market-data-bus.ts';
 import type { QuoteSource } from '../src/market-data/quote-source.ts';
@@ -60,7 +62,7 @@ function runBare(subscribers: number): { ns: number; deliveries: number } {
   const t0 = process.hrtime.bigint();
   for (let i = 1; i <= POLLS; i++) {
     clock.advanceBy(1_000);
-    source.quotes('ltp', TOKENS).subscribe((quotes) => {
+    from(source.quotes('ltp', TOKENS)).subscribe((quotes) => {
       for (const q of quotes) for (const cb of callbacks) cb(q);
     });
   }

@@ -89,6 +89,15 @@ export {
   createLogger,
   type LogLevel,
 } from './logging/create-logger.ts';
+export * from './market-data/index.ts';
+export { Kernel, type KernelOptions } from './runtime/kernel.ts';
+export { PaperBroker } from './runtime/paper-broker.ts';
+export {
+  type RunningSimulator,
+  SimExchange,
+  type SimulatorOptions,
+  startSimulator,
+} from './sim/index.ts';
 export { defineStrategy, type StrategyDefinition } from './strategy/define-strategy.ts';
 export { IntentFactory } from './strategy/intent-factory.ts';
 export type {

@@ -30,6 +30,8 @@ export interface KernelOptions {
   clock?: Clock;
   /** Override of the base URL and credentials (tests with their own simulator). */
   broker?: { baseUrl: string } & Credentials;
+  /** Fetch implementation for the HTTP client (tests count requests in flight). */
+  fetch?: typeof fetch;
 }
 
 /** A strategy instance at run time. */
@@ -77,11 +79,11 @@ export class Kernel {
 
     let embedded: EmbeddedSimulator | undefined;
     let endpoint: { baseUrl: string } & Credentials;
-    let networkClock: Clock = new LiveClock();
+    let networkClock: Clock = options.clock ?? new LiveClock();
     if (options.broker !== undefined) endpoint = options.broker;
     else if (config.broker.baseUrl === 'embedded') {
       embedded = await startEmbeddedSimulator(config);
-      networkClock = embedded.networkClock;
+      networkClock = options.clock ?? embedded.networkClock;
       endpoint = { baseUrl: embedded.sim.url, appId: 'sim-app', token: 'sim-token' };
       log('kernel').info(
         {
@@ -100,12 +102,17 @@ export class Kernel {
     }
     const clock = options.clock ?? embedded?.clock ?? new LiveClock();
 
-    const client = new TiqsClient({
+    const clientOptions = {
       ...endpoint,
       clock: networkClock,
       timeoutMs: config.broker.timeoutMs,
       logger: log('api'),
-    });
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    };
+    const client = new TiqsClient(clientOptions);
+    // The bus backs off and retries on its own schedule and budget; its client must not
+    // retry underneath it. Same credentials, so the same shared pacer.
+    const busClient = new TiqsClient({ ...clientOptions, retry: { limit: 0 } });
 
     const stateDir = resolve(projectDir, config.state.dir);
     await mkdir(stateDir, { recursive: true });
@@ -121,7 +128,7 @@ export class Kernel {
       nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
     };
     const bus = new MarketDataBus({
-      source: client,
+      source: busClient,
       clock,
       sessions,
       logger: log('bus'),

@@ -20,7 +20,7 @@ import type {
 } from '../api/schemas/utilities.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
-import { formatRupees, type Paise, parseRupees } from '../domain/money.ts';
+import { formatRupees } from '../domain/money.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from './engine/order-engine.ts';
 import { toHistory, toOrderBookRecord, toTradeBookRecord } from './engine/order-records.ts';

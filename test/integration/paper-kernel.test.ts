@@ -1,0 +1,116 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/clock/virtual-clock.ts';
+import { parseConfig } from '../../src/config/load-config.ts';
+import type { OrderEvent } from '../../src/execution/order-events.ts';
+import { Kernel } from '../../src/runtime/kernel.ts';
+import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+
+const START = Date.parse('2026-11-20T09:20:00+05:30');
+let sim: RunningSimulator | undefined;
+let kernel: Kernel | undefined;
+
+afterEach(async () => {
+  await kernel?.stop();
+  await sim?.close();
+  kernel = undefined;
+  sim = undefined;
+});
+
+function countingFetch() {
+  const state = { inFlight: 0 };
+  const f: typeof fetch = async (input, init) => {
+    state.inFlight += 1;
+    try {
+      return await fetch(input, init);
+    } finally {
+      state.inFlight -= 1;
+    }
+  };
+  return { state, fetch: f };
+}
+
+/** Waits (real time, loopback I/O only) until no request is in flight. */
+async function settle(state: { inFlight: number }): Promise<void> {
+  for (let quiet = 0, i = 0; quiet < 3 && i < 2_000; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    quiet = state.inFlight === 0 ? quiet + 1 : 0;
+  }
+}
+
+const configText = (stateDir: string) => `
+mode: paper
+broker:
+  baseUrl: embedded
+marketData:
+  intervalMs: 1000
+strategies:
+  - id: buyer
+    module: test/fixtures/strategies/buy-once.ts
+    params: { quantity: 10 }
+  - id: thrower
+    module: test/fixtures/strategies/throws-in-setup.ts
+  - id: later
+    module: test/fixtures/strategies/errors-later.ts
+execution:
+  trackIntervalMs: 1000
+state:
+  dir: ${stateDir}
+logging:
+  summaryIntervalSeconds: 0
+`;
+
+describe('kernel in paper mode on the simulator', () => {
+  it('trades on simulated fills, sends no order request, and survives faulty strategies', async () => {
+    const clock = new VirtualClock(START);
+    sim = await startSimulator({ clock, seed: 11 });
+    const counter = countingFetch();
+    const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
+    const config = parseConfig(configText(stateDir), 'config/test.yaml', {});
+    kernel = await Kernel.create({
+      config,
+      configFile: join(process.cwd(), 'config', 'test.yaml'),
+      logger: pino({ level: 'silent' }),
+      clock,
+      broker: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
+      fetch: counter.fetch,
+    });
+    const events: OrderEvent[] = [];
+    kernel.engine.events$.subscribe((e) => events.push(e));
+    await kernel.start();
+    for (let second = 0; second < 20; second++) {
+      clock.advanceBy(1_000);
+      await settle(counter.state);
+    }
+
+    const types = events.filter((e) => e.strategyId === 'buyer').map((e) => e.type);
+    expect(types).toContain('OrderSubmitted');
+    expect(types).toContain('OrderFilled');
+    const [position] = kernel.engine.positions.positions('buyer');
+    expect(position?.netQuantity).toBe(10);
+
+    expect(kernel.strategyStatus()).toEqual({
+      buyer: 'running',
+      thrower: 'failed',
+      later: 'failed',
+    });
+
+    const stats = sim.stats;
+    expect(stats.count('quotes')).toBeGreaterThan(0);
+    for (const route of [
+      'placeOrder',
+      'modifyOrder',
+      'cancelOrder',
+      'orderDetails',
+      'orderBook',
+      'tradeBook',
+    ] as const) {
+      expect(stats.count(route)).toBe(0);
+    }
+    await kernel.stop();
+    expect(stats.count('cancelOrder')).toBe(0);
+  });
+});
