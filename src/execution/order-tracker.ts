@@ -116,6 +116,8 @@ export class OrderTracker {
         );
       }
       record = record as OrderBookRecord;
+      // Events in lifecycle order: accepted and opened, then fills, then the final state.
+      this.applyProgress(order, record);
       this.applyFills(
         order,
         trades.filter((t) => t.id === order.orderId),
@@ -134,7 +136,7 @@ export class OrderTracker {
     };
   }
 
-  private applyStatus(order: TrackedOrder, record: OrderBookRecord): void {
+  private applyProgress(order: TrackedOrder, record: OrderBookRecord): void {
     const { emit } = this.options;
     const status = record.orderStatus;
     if (!order.acceptedSeen && status !== 'REJECTED') {
@@ -151,10 +153,16 @@ export class OrderTracker {
         ...(record.price === '' ? {} : { price: parseRupees(record.price) }),
       });
     }
-    if ((status === 'OPEN' || status === 'COMPLETE') && !order.openedSeen) {
+    const filledNow = Number(record.fillShares || '0');
+    if ((status === 'OPEN' || status === 'COMPLETE' || filledNow > 0) && !order.openedSeen) {
       order.openedSeen = true;
       emit({ type: 'OrderOpened', ...this.base(order) });
     }
+  }
+
+  private applyStatus(order: TrackedOrder, record: OrderBookRecord): void {
+    const { emit } = this.options;
+    const status = record.orderStatus;
     if (status === 'PENDING') order.status = 'pending';
     else if (status === 'OPEN') order.status = 'open';
     else if (status === 'COMPLETE' && order.filledQuantity >= order.quantity)

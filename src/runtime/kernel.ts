@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { BehaviorSubject, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, type Subscription } from 'rxjs';
 import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
 import { CalendarStore } from '../calendar/calendar-store.ts';
 import { beforeClose$ } from '../calendar/schedules.ts';
@@ -14,11 +14,19 @@ import type { Broker } from '../execution/broker.ts';
 import { ExecutionEngine, type SessionGate } from '../execution/execution-engine.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
 import { MarketDataBus } from '../market-data/market-data-bus.ts';
+import { resolveOptionChain } from '../market-data/options/option-chain-resolver.ts';
 import type { SessionOracle } from '../market-data/session-oracle.ts';
 import { buildContext } from '../strategy/build-context.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from './embedded-simulator.ts';
 import { PaperBroker } from './paper-broker.ts';
+
+/** Reads an access token from a file (its first line); empty when there is no file. */
+export async function readTokenFile(path: string | undefined): Promise<string> {
+  if (path === undefined) return '';
+  const text = await readFile(path, 'utf8');
+  return text.split('\n')[0]?.trim() ?? '';
+}
 
 /** Options of {@link Kernel.create}. */
 export interface KernelOptions {
@@ -97,7 +105,7 @@ export class Kernel {
       endpoint = {
         baseUrl: config.broker.baseUrl,
         appId: config.broker.appId ?? '',
-        token: config.broker.token ?? '',
+        token: config.broker.token ?? (await readTokenFile(config.broker.tokenFile)),
       };
     }
     const clock = options.clock ?? embedded?.clock ?? new LiveClock();
@@ -262,6 +270,9 @@ export class Kernel {
         calendar,
         calendar$: this.calendarStore.calendar$,
         market: this.bus,
+        options: {
+          chain$: (request) => defer(() => resolveOptionChain(this.client, this.clock, request)),
+        },
         orderEvents$: this.engine.events$,
         positions$: this.positions$,
         logger: this.logger,
@@ -300,8 +311,9 @@ export class Kernel {
 
   private publishPositions(): void {
     for (const p of this.engine.positions.positions()) {
-      const q = this.bus.latest(Number(p.token), 'ltp');
-      if (q !== undefined) this.engine.positions.mark(p.token, q.quote.ltp);
+      const token = Number(p.token);
+      const ltp = (this.bus.latest(token, 'ltp') ?? this.bus.latest(token, 'full'))?.quote.ltp;
+      if (ltp !== undefined) this.engine.positions.mark(p.token, ltp);
     }
     this.positions$.next(this.engine.positions.positions());
   }

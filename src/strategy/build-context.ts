@@ -11,7 +11,7 @@ import type { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
 import { IntentFactory } from './intent-factory.ts';
-import type { MarketView, StrategyContext } from './strategy-context.ts';
+import type { MarketView, OptionsView, StrategyContext } from './strategy-context.ts';
 
 /** What the kernel (or a test harness) provides to build a strategy's context. */
 export interface ContextDeps {
@@ -22,6 +22,7 @@ export interface ContextDeps {
   /** The calendar as it refreshes; defaults to the fixed `calendar`. */
   calendar$?: CalendarSource;
   market: MarketView;
+  options: OptionsView;
   /** All order events; this strategy's are filtered out of it. */
   orderEvents$: Observable<OrderEvent>;
   /** All positions, re-emitted on change; this strategy's are filtered out of it. */
@@ -39,6 +40,7 @@ export function buildContext<P>(deps: ContextDeps): StrategyContext<P> {
     clock,
     calendar: deps.calendar,
     market: deps.market,
+    options: deps.options,
     schedule: {
       atOpen$: () => atSessionOpen$(source, clock),
       beforeClose$: (minutes) => beforeClose$(source, clock, minutes),

@@ -6,6 +6,10 @@ import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
+import type {
+  ResolveChainRequest,
+  ResolveChainResult,
+} from '../market-data/options/option-chain-resolver.ts';
 import type { IntentFactory } from './intent-factory.ts';
 
 /**
@@ -21,6 +25,21 @@ export interface MarketView {
   quotes$<M extends QuoteMode>(tokens: readonly number[], mode: M): Observable<MarketQuote<M>>;
   quote$<M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>>;
   greeks$(tokens: readonly number[]): Observable<MarketGreeks>;
+}
+
+/**
+ * Option-chain lookups. Pure helpers (`atmStrike`, `pickByOffset`, `pickByDelta`) are
+ * imported from the package directly.
+ *
+ * @example
+ * ```ts
+ * ctx.options.chain$({ underlying: 'NIFTY', underlyingToken: 26000, expiry: 'weekly', count: 10 })
+ *   .subscribe((r) => r.ok && ctx.log.info({ expiry: r.chain.expiry }));
+ * ```
+ */
+export interface OptionsView {
+  /** The chain of an underlying for an expiry; one value, then complete. */
+  chain$(request: ResolveChainRequest): Observable<ResolveChainResult>;
 }
 
 /**
@@ -64,6 +83,7 @@ export interface StrategyContext<P = unknown> {
   /** The trading calendar as of start; schedules follow refreshes. */
   readonly calendar: TradingCalendar;
   readonly market: MarketView;
+  readonly options: OptionsView;
   readonly schedule: ScheduleView;
   /** This strategy's order events. */
   readonly orders$: Observable<OrderEvent>;

@@ -1,8 +1,9 @@
+import { existsSync, unwatchFile, watchFile } from 'node:fs';
 import { Command } from 'commander';
 import { ConfigError } from '../../config/config-error.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../logging/create-logger.ts';
-import { Kernel } from '../../runtime/kernel.ts';
+import { Kernel, readTokenFile } from '../../runtime/kernel.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
 
@@ -50,6 +51,8 @@ export function runCommand(): Command {
         process.once('SIGTERM', stop);
       });
       process.on('SIGHUP', () => {
+        // An env file next to the bot holds the day's token; re-read it first.
+        if (existsSync('.env')) process.loadEnvFile('.env');
         loadConfig(opts.config)
           .then((fresh) => {
             if (fresh.broker.appId !== undefined && fresh.broker.token !== undefined) {
@@ -66,8 +69,28 @@ export function runCommand(): Command {
             ),
           );
       });
+      const { tokenFile } = config.broker;
+      if (tokenFile !== undefined && config.broker.appId !== undefined) {
+        const appId = config.broker.appId;
+        // Polling the file's stat is portable and cheap at this interval.
+        watchFile(tokenFile, { interval: 2_000 }, () => {
+          readTokenFile(tokenFile)
+            .then((token) => {
+              if (token === '') return;
+              kernel.setCredentials({ appId, token });
+              logger.info({ file: tokenFile }, 'token file changed: credentials reloaded');
+            })
+            .catch((err: unknown) =>
+              logger.warn(
+                { err: err instanceof Error ? err.message : String(err) },
+                'token file unreadable',
+              ),
+            );
+        });
+      }
       await kernel.start();
       await stopped;
+      if (tokenFile !== undefined) unwatchFile(tokenFile);
       process.exitCode = EXIT.ok;
     });
 }

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { BehaviorSubject, filter, map, Observable, Subject } from 'rxjs';
+import { BehaviorSubject, defer, filter, map, Observable, Subject } from 'rxjs';
 import type { FullQuote, LtpQuote, Quote } from '../../api/schemas/quote.ts';
 import type { Greeks } from '../../api/schemas/utilities.ts';
 import type { TradingCalendar } from '../../calendar/trading-calendar.ts';
@@ -7,6 +7,10 @@ import { VirtualClock } from '../../clock/virtual-clock.ts';
 import type { QuoteMode } from '../../domain/order-params.ts';
 import type { OrderEvent, Position } from '../../execution/order-events.ts';
 import type { MarketGreeks, MarketQuote } from '../../market-data/market-quote.ts';
+import {
+  type OptionChainSource,
+  resolveOptionChain,
+} from '../../market-data/options/option-chain-resolver.ts';
 import { modeCovers, projectQuote } from '../../market-data/project-quote.ts';
 import { buildContext } from '../build-context.ts';
 import type { StrategyContext } from '../strategy-context.ts';
@@ -43,6 +47,8 @@ export function createTestContext<P>(options: {
   params: P;
   calendar: TradingCalendar;
   start: number;
+  /** Answers option-chain lookups; default: none listed. */
+  optionChains?: OptionChainSource;
 }): TestContext<P> {
   const clock = new VirtualClock(options.start);
   const quotes = new Subject<MarketQuote>();
@@ -76,6 +82,19 @@ export function createTestContext<P>(options: {
           };
         }),
       greeks$: (tokens) => greeks.pipe(filter((g) => tokens.includes(g.token))),
+    },
+    options: {
+      chain$: (request) =>
+        defer(() =>
+          resolveOptionChain(
+            options.optionChains ?? {
+              optionChainSymbols: async () => ({}),
+              optionChain: async () => [],
+            },
+            clock,
+            request,
+          ),
+        ),
     },
     orderEvents$: orderEvents,
     positions$: positions,
