@@ -301,6 +301,11 @@ export class MarketDataBus {
     return this.health.lastFreshAt(token);
   }
 
+  /** Tokens with at least one quote subscriber, ascending. */
+  quoteTokenList(): number[] {
+    return [...this.quoteTokens.keys()].sort((a, b) => a - b);
+  }
+
   /**
    * Interval at which a subscription asking for `intervalMs` is actually polled now:
    * stretched when the plan would exceed the budget.

@@ -354,6 +354,13 @@ export class Kernel {
         {
           marketTime: new Date(this.clock.now()).toISOString(),
           open: this.calendarStore.calendar?.isOpen(this.clock.now()) ?? false,
+          ltp: Object.fromEntries(
+            this.bus.quoteTokenList().flatMap((token) => {
+              const q = this.bus.latest(token, 'ltp') ?? this.bus.latest(token, 'full');
+              return q === undefined ? [] : [[token, formatRupees(q.quote.ltp)]];
+            }),
+          ),
+          health: this.bus.status,
           quoteTokens: stats.quoteTokens,
           quoteRequests: stats.quoteRequests,
           failedRequests: stats.failedRequests,
