@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { BehaviorSubject, defer, type Subscription } from 'rxjs';
+import type { Holidays } from '../api/schemas/utilities.ts';
 import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
 import { CalendarStore } from '../calendar/calendar-store.ts';
 import { beforeClose$ } from '../calendar/schedules.ts';
@@ -14,7 +15,11 @@ import type { Broker } from '../execution/broker.ts';
 import { ExecutionEngine, type SessionGate } from '../execution/execution-engine.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
 import { MarketDataBus } from '../market-data/market-data-bus.ts';
-import { resolveOptionChain } from '../market-data/options/option-chain-resolver.ts';
+import {
+  type OptionChainSource,
+  resolveOptionChain,
+} from '../market-data/options/option-chain-resolver.ts';
+import type { QuoteSource } from '../market-data/quote-source.ts';
 import type { SessionOracle } from '../market-data/session-oracle.ts';
 import { buildContext } from '../strategy/build-context.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
@@ -28,6 +33,16 @@ export async function readTokenFile(path: string | undefined): Promise<string> {
   return text.split('\n')[0]?.trim() ?? '';
 }
 
+/**
+ * Where market data, holidays and option chains come from. `TiqsClient` is one; a
+ * backtest's replay is another.
+ */
+export type MarketSource = QuoteSource &
+  OptionChainSource & {
+    holidays(signal?: AbortSignal): Promise<Holidays>;
+    setCredentials?(credentials: Credentials): void;
+  };
+
 /** Options of {@link Kernel.create}. */
 export interface KernelOptions {
   config: RunnerConfig;
@@ -37,7 +52,12 @@ export interface KernelOptions {
   /** Override of the market clock (tests). Default: the embedded simulator's, or wall time. */
   clock?: Clock;
   /** Override of the base URL and credentials (tests with their own simulator). */
-  broker?: { baseUrl: string } & Credentials;
+  endpoint?: { baseUrl: string } & Credentials;
+  /**
+   * Market data and utilities instead of the HTTP client: a replay in backtests. With a
+   * source, nothing is fetched over HTTP and the mode must be `paper`.
+   */
+  source?: MarketSource;
   /** Fetch implementation for the HTTP client (tests count requests in flight). */
   fetch?: typeof fetch;
 }
@@ -65,6 +85,7 @@ export class Kernel {
     readonly config: RunnerConfig,
     readonly clock: Clock,
     readonly client: TiqsClient,
+    readonly source: MarketSource,
     readonly calendarStore: CalendarStore,
     readonly bus: MarketDataBus,
     readonly broker: Broker,
@@ -88,7 +109,7 @@ export class Kernel {
     let embedded: EmbeddedSimulator | undefined;
     let endpoint: { baseUrl: string } & Credentials;
     let networkClock: Clock = options.clock ?? new LiveClock();
-    if (options.broker !== undefined) endpoint = options.broker;
+    if (options.endpoint !== undefined) endpoint = options.endpoint;
     else if (config.broker.baseUrl === 'embedded') {
       embedded = await startEmbeddedSimulator(config);
       networkClock = options.clock ?? embedded.networkClock;
@@ -121,12 +142,18 @@ export class Kernel {
     // The bus backs off and retries on its own schedule and budget; its client must not
     // retry underneath it. Same credentials, so the same shared pacer.
     const busClient = new TiqsClient({ ...clientOptions, retry: { limit: 0 } });
+    const source: MarketSource = options.source ?? client;
+    if (options.source !== undefined && config.mode !== 'paper') {
+      throw new Error(
+        'a replayed market source needs mode: paper; a live broker cannot trade on replayed data',
+      );
+    }
 
     const stateDir = resolve(projectDir, config.state.dir);
     await mkdir(stateDir, { recursive: true });
     const calendarStore = new CalendarStore({
       clock,
-      fetchHolidays: () => client.holidays(),
+      fetchHolidays: () => source.holidays(),
       path: join(stateDir, 'holidays.json'),
       logger: log('calendar'),
     });
@@ -136,7 +163,7 @@ export class Kernel {
       nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
     };
     const bus = new MarketDataBus({
-      source: busClient,
+      source: options.source ?? busClient,
       clock,
       sessions,
       logger: log('bus'),
@@ -271,7 +298,7 @@ export class Kernel {
         calendar$: this.calendarStore.calendar$,
         market: this.bus,
         options: {
-          chain$: (request) => defer(() => resolveOptionChain(this.client, this.clock, request)),
+          chain$: (request) => defer(() => resolveOptionChain(this.source, this.clock, request)),
         },
         orderEvents$: this.engine.events$,
         positions$: this.positions$,

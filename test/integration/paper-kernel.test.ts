@@ -75,7 +75,7 @@ describe('kernel in paper mode on the simulator', () => {
       configFile: join(process.cwd(), 'config', 'test.yaml'),
       logger: pino({ level: 'silent' }),
       clock,
-      broker: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
+      endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
       fetch: counter.fetch,
     });
     const events: OrderEvent[] = [];
