@@ -195,6 +195,7 @@ export class Kernel {
       config,
       clock,
       client,
+      source,
       calendarStore,
       bus,
       broker,
