@@ -17,6 +17,12 @@ export interface OrderTrackerOptions {
   /** How long an order whose placement outcome is unknown may be absent before it counts as not placed. */
   unknownGraceMs: number;
   emit(event: OrderEvent): void;
+  /** Writes an order's new state to the journal; called before its events. */
+  persist(order: TrackedOrder): void;
+  /** A poll failed (the engine pauses on an expired session). */
+  onPollError(err: unknown): void;
+  /** While true, polls are skipped (trading paused). */
+  isPaused(): boolean;
   /** Called when an unknown placement is confirmed absent after the grace period. */
   onAbsent(order: TrackedOrder): void;
 }
@@ -39,11 +45,13 @@ export class OrderTracker {
     this.orders.set(order.tag, order);
   }
 
-  /** The order placed for a strategy's intent, if any. */
+  /** The latest order placed for a strategy's intent, if any. */
   byIntent(strategyId: string, intentId: string): TrackedOrder | undefined {
-    for (const o of this.orders.values())
-      if (o.strategyId === strategyId && o.intentId === intentId) return o;
-    return undefined;
+    let found: TrackedOrder | undefined;
+    for (const o of this.orders.values()) {
+      if (o.strategyId === strategyId && o.intentId === intentId) found = o;
+    }
+    return found;
   }
 
   /** Every tracked order. */
@@ -75,7 +83,7 @@ export class OrderTracker {
 
   /** One poll of both books; safe to call directly (tests, shutdown, recovery). */
   async poll(): Promise<void> {
-    if (this.polling || this.active().length === 0) return;
+    if (this.polling || this.active().length === 0 || this.options.isPaused()) return;
     this.polling = true;
     try {
       const [book, trades] = await Promise.all([
@@ -85,6 +93,7 @@ export class OrderTracker {
       this.reconcile(book, trades);
     } catch (err) {
       this.options.logger.warn({ err }, 'order tracking poll failed; will retry');
+      this.options.onPollError(err);
     } finally {
       this.polling = false;
     }
@@ -123,6 +132,7 @@ export class OrderTracker {
         trades.filter((t) => t.id === order.orderId),
       );
       this.applyStatus(order, record);
+      this.options.persist(order);
     }
   }
 

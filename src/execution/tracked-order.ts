@@ -30,6 +30,12 @@ export interface TrackedOrder {
   unknownSince?: number;
   /** Re-placements made for this intent after a confirmed absence. */
   replacements: number;
+  /** When execution first sent it, epoch ms. */
+  placedAt: number;
+  /** Modifications sent for this order (the service allows 25). */
+  modifications: number;
+  /** Placed by execution itself (square-off, re-placement), not by a strategy intent. */
+  system?: boolean;
   acceptedSeen: boolean;
   openedSeen: boolean;
 }

@@ -1,0 +1,124 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Journal, JournalFill, JournalSnapshot } from './journal.ts';
+import type { OrderEvent } from './order-events.ts';
+import type { TrackedOrder } from './tracked-order.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS orders (
+  tag TEXT PRIMARY KEY,
+  strategy_id TEXT NOT NULL,
+  intent_id TEXT NOT NULL,
+  order_id TEXT,
+  status TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS orders_by_intent ON orders (strategy_id, intent_id);
+CREATE TABLE IF NOT EXISTS fills (
+  fill_id TEXT PRIMARY KEY,
+  tag TEXT NOT NULL,
+  strategy_id TEXT NOT NULL,
+  token TEXT NOT NULL,
+  symbol TEXT NOT NULL,
+  side TEXT NOT NULL,
+  quantity INTEGER NOT NULL,
+  price INTEGER NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  at INTEGER NOT NULL,
+  strategy_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+`;
+
+type StoredOrder = Omit<TrackedOrder, 'fills'> & { fills: string[] };
+
+/**
+ * The journal in SQLite (better-sqlite3): synchronous writes in WAL mode, each durable
+ * when the call returns, so "persisted before it is sent" holds even on a kill -9.
+ */
+export class SqliteJournal implements Journal {
+  private readonly db: Database.Database;
+  private readonly putOrder: Database.Statement;
+  private readonly putFill: Database.Statement;
+  private readonly putEvent: Database.Statement;
+
+  constructor(readonly path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(SCHEMA);
+    this.putOrder = this.db.prepare(
+      `INSERT INTO orders (tag, strategy_id, intent_id, order_id, status, updated_at, body)
+       VALUES (@tag, @strategyId, @intentId, @orderId, @status, @updatedAt, @body)
+       ON CONFLICT(tag) DO UPDATE SET order_id = excluded.order_id, status = excluded.status,
+         updated_at = excluded.updated_at, body = excluded.body`,
+    );
+    this.putFill = this.db.prepare(
+      `INSERT OR IGNORE INTO fills (fill_id, tag, strategy_id, token, symbol, side, quantity, price, at)
+       VALUES (@fillId, @tag, @strategyId, @token, @symbol, @side, @quantity, @price, @at)`,
+    );
+    this.putEvent = this.db.prepare(
+      'INSERT INTO events (at, strategy_id, type, body) VALUES (@at, @strategyId, @type, @body)',
+    );
+  }
+
+  saveOrder(order: TrackedOrder, at: number): void {
+    const stored: StoredOrder = { ...order, fills: [...order.fills] };
+    this.putOrder.run({
+      tag: order.tag,
+      strategyId: order.strategyId,
+      intentId: order.intentId,
+      orderId: order.orderId ?? null,
+      status: order.status,
+      updatedAt: at,
+      body: JSON.stringify(stored),
+    });
+  }
+
+  saveFill(fill: JournalFill): boolean {
+    return this.putFill.run(fill).changes > 0;
+  }
+
+  saveEvent(event: OrderEvent): void {
+    this.putEvent.run({
+      at: event.at,
+      strategyId: event.strategyId,
+      type: event.type,
+      body: JSON.stringify(event),
+    });
+  }
+
+  load(): JournalSnapshot {
+    const orders = (
+      this.db.prepare('SELECT body FROM orders ORDER BY rowid').all() as { body: string }[]
+    ).map((r) => {
+      const stored = JSON.parse(r.body) as StoredOrder;
+      return { ...stored, fills: new Set(stored.fills) } as TrackedOrder;
+    });
+    const fills = this.db
+      .prepare(
+        'SELECT fill_id AS fillId, tag, strategy_id AS strategyId, token, symbol, side, quantity, price, at FROM fills ORDER BY rowid',
+      )
+      .all() as JournalFill[];
+    return { orders, fills };
+  }
+
+  /** The last `limit` events, oldest first (for `tiqs-runner orders`). */
+  recentEvents(limit = 50): OrderEvent[] {
+    const rows = this.db
+      .prepare('SELECT body FROM events ORDER BY seq DESC LIMIT ?')
+      .all(limit) as { body: string }[];
+    return rows.map((r) => JSON.parse(r.body) as OrderEvent).reverse();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
