@@ -364,6 +364,12 @@ export class ExecutionEngine {
   ): Promise<void> {
     const { clock, sessions } = this.options;
     const existing = this.tracker.byIntent(intent.strategyId, intent.id);
+    // An order the service refused for an expired session was never placed: after the
+    // pause it goes out under the same intent and record.
+    if (existing?.sessionRefused === true && reuse === undefined) {
+      delete existing.sessionRefused;
+      reuse = existing;
+    }
     if (existing !== undefined && reuse === undefined && !system) {
       this.deny(intent, `intent id "${intent.id}" was already used`);
       return;
@@ -461,6 +467,7 @@ export class ExecutionEngine {
         return;
       }
       order.status = 'rejected';
+      if (err instanceof SessionError) order.sessionRefused = true;
       this.journal.saveOrder(order, clock.now());
       throw err;
     }

@@ -154,13 +154,19 @@ export class OrderTracker {
       emit({ type: 'OrderAccepted', ...this.base(order) });
     }
     const quantity = Number(record.quantity);
-    if (Number.isFinite(quantity) && quantity > 0 && quantity !== order.quantity) {
-      order.quantity = quantity;
+    const price = record.price === '' ? undefined : parseRupees(record.price);
+    const quantityChanged =
+      Number.isFinite(quantity) && quantity > 0 && quantity !== order.quantity;
+    // The first sighting only learns the price; later changes are modifications.
+    const priceChanged = order.bookPrice !== undefined && price !== order.bookPrice;
+    if (price !== undefined) order.bookPrice = price;
+    if (quantityChanged || priceChanged) {
+      if (quantityChanged) order.quantity = quantity;
       emit({
         type: 'OrderModified',
         ...this.base(order),
-        quantity,
-        ...(record.price === '' ? {} : { price: parseRupees(record.price) }),
+        quantity: order.quantity,
+        ...(price === undefined ? {} : { price }),
       });
     }
     const filledNow = Number(record.fillShares || '0');

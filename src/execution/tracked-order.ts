@@ -30,6 +30,10 @@ export interface TrackedOrder {
   unknownSince?: number;
   /** Re-placements made for this intent after a confirmed absence. */
   replacements: number;
+  /** Refused with 401/403 before reaching the book; re-sent after the pause. */
+  sessionRefused?: boolean;
+  /** Limit price the book last showed, paise. */
+  bookPrice?: number;
   /** When execution first sent it, epoch ms. */
   placedAt: number;
   /** Modifications sent for this order (the service allows 25). */

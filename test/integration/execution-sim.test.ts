@@ -1,13 +1,6 @@
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TiqsClient } from '../../src/api/tiqs-client.ts';
-import { TradingCalendar } from '../../src/calendar/trading-calendar.ts';
-import { VirtualClock } from '../../src/clock/virtual-clock.ts';
-import { ExecutionEngine } from '../../src/execution/execution-engine.ts';
-import type { OrderEvent } from '../../src/execution/order-events.ts';
-import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
-import { SIM_HOLIDAYS } from '../../src/sim/sim-holidays.ts';
-import type { PlaceIntent } from '../../src/strategy/intents.ts';
+import type { RunningSimulator } from '../../src/sim/index.ts';
+import { executionHarness, placeIntent, until } from '../helpers/execution-harness.ts';
 
 let sim: RunningSimulator | undefined;
 afterEach(async () => {
@@ -15,43 +8,12 @@ afterEach(async () => {
   sim = undefined;
 });
 
-const sbin = { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' } as const;
-const buy = (
-  id: string,
-  extra: Partial<PlaceIntent> = {},
-): PlaceIntent & { strategyId: string } => ({
-  kind: 'place',
-  strategyId: 's1',
-  id,
-  instrument: sbin,
-  side: 'B',
-  quantity: 10,
-  orderType: 'MKT',
-  product: 'I',
-  ...extra,
-});
+const buy = placeIntent;
 
 async function setUp(start: string) {
-  const clock = new VirtualClock(Date.parse(start));
-  sim = await startSimulator({ clock, seed: 3, rateLimits: false });
-  const client = new TiqsClient({
-    baseUrl: sim.url,
-    appId: 'sim-app',
-    token: 'sim-token',
-    clock,
-    timeoutMs: 2_000,
-  });
-  const engine = new ExecutionEngine({
-    broker: client,
-    clock,
-    logger: pino({ level: 'silent' }),
-    sessions: TradingCalendar.fromHolidays(SIM_HOLIDAYS),
-    trackIntervalMs: 1_000,
-    unknownGraceMs: 5_000,
-  });
-  const events: OrderEvent[] = [];
-  engine.events$.subscribe((e) => events.push(e));
-  return { clock, client, engine, events };
+  const h = await executionHarness(start);
+  sim = h.sim;
+  return h;
 }
 
 describe('execution engine against the simulator over HTTP', () => {
@@ -109,9 +71,7 @@ describe('execution engine against the simulator over HTTP', () => {
     expect(sim?.stats.count('placeOrder')).toBe(1);
     await clock.advanceToAsync(Date.parse('2026-11-20T09:15:00+05:30'));
     // The deferred intent is sent on the clock's timer; wait for its loopback I/O.
-    for (let i = 0; i < 500 && sim?.stats.count('placeOrder') !== 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+    await until(() => sim?.stats.count('placeOrder') === 2);
     expect(sim?.stats.count('placeOrder')).toBe(2);
   });
 

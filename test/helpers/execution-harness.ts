@@ -1,0 +1,92 @@
+import pino from 'pino';
+import { TiqsClient } from '../../src/api/tiqs-client.ts';
+import { TradingCalendar } from '../../src/calendar/trading-calendar.ts';
+import { VirtualClock } from '../../src/clock/virtual-clock.ts';
+import {
+  ExecutionEngine,
+  type ExecutionEngineOptions,
+} from '../../src/execution/execution-engine.ts';
+import type { OrderEvent } from '../../src/execution/order-events.ts';
+import type { RunningSimulator, SimulatorOptions } from '../../src/sim/index.ts';
+import { startSimulator } from '../../src/sim/index.ts';
+import { SIM_HOLIDAYS } from '../../src/sim/sim-holidays.ts';
+import type { PlaceIntent } from '../../src/strategy/intents.ts';
+
+/** SBIN on NSE, as intents name it. */
+export const SBIN = {
+  exchange: 'NSE',
+  token: '3045',
+  symbol: 'SBIN-EQ',
+  lotSize: 1,
+  tickSize: 5,
+} as const;
+
+/** A place intent of strategy `s1` (buy 10 SBIN at market unless changed). */
+export const placeIntent = (
+  id: string,
+  extra: Partial<PlaceIntent> = {},
+): PlaceIntent & { strategyId: string } => ({
+  kind: 'place',
+  strategyId: 's1',
+  id,
+  instrument: SBIN,
+  side: 'B',
+  quantity: 10,
+  orderType: 'MKT',
+  product: 'I',
+  ...extra,
+});
+
+/** An execution engine over HTTP against a simulator on a virtual clock. */
+export interface ExecutionHarness {
+  clock: VirtualClock;
+  sim: RunningSimulator;
+  client: TiqsClient;
+  engine: ExecutionEngine;
+  events: OrderEvent[];
+  /** A second engine on the same broker, e.g. after a restart. */
+  newEngine(extra?: Partial<ExecutionEngineOptions>): {
+    engine: ExecutionEngine;
+    events: OrderEvent[];
+  };
+}
+
+/** Starts a simulator at `start` (IST ISO) and an engine talking to it over loopback. */
+export async function executionHarness(
+  start: string,
+  extra: Partial<ExecutionEngineOptions> = {},
+  simOptions: SimulatorOptions = {},
+): Promise<ExecutionHarness> {
+  const clock = new VirtualClock(Date.parse(start));
+  const sim = await startSimulator({ clock, seed: 3, rateLimits: false, ...simOptions });
+  const client = new TiqsClient({
+    baseUrl: sim.url,
+    appId: 'sim-app',
+    token: 'sim-token',
+    clock,
+    timeoutMs: 2_000,
+    retry: { limit: 0 },
+  });
+  const newEngine = (more: Partial<ExecutionEngineOptions> = {}) => {
+    const engine = new ExecutionEngine({
+      broker: client,
+      clock,
+      logger: pino({ level: 'silent' }),
+      sessions: TradingCalendar.fromHolidays(SIM_HOLIDAYS),
+      trackIntervalMs: 1_000,
+      unknownGraceMs: 5_000,
+      ...extra,
+      ...more,
+    });
+    const events: OrderEvent[] = [];
+    engine.events$.subscribe((e) => events.push(e));
+    return { engine, events };
+  };
+  const { engine, events } = newEngine();
+  return { clock, sim, client, engine, events, newEngine };
+}
+
+/** Waits (real time, loopback I/O only) until `done()` holds, at most ~2 s. */
+export async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2_000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+}
