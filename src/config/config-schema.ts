@@ -62,6 +62,33 @@ export const executionConfigSchema = z.object({
   trackIntervalMs: z.number().int().min(200).default(1_000),
 });
 
+/** The `recording` section: record what the bus polls, alongside a live or paper bot. */
+export const recordingConfigSchema = z.object({
+  enabled: z.boolean().default(false),
+  /** Each run records into a new folder under this one, named by its start instant. */
+  dir: z.string().min(1).default('backtests/data/recordings'),
+  /** gzip the quote file when the bot stops. */
+  gzip: z.boolean().default(false),
+  /** Instruments kept polled (and so recorded) even when no strategy follows them. */
+  instruments: z
+    .array(
+      z.object({
+        token: z.number().int().positive(),
+        mode: z.enum(['ltp', 'ohlcv', 'full']).default('full'),
+        greeks: z.boolean().default(false),
+      }),
+    )
+    .default([]),
+});
+
+/** The `paper` section: the in-process fill model of paper mode and backtests. */
+export const paperConfigSchema = z.object({
+  /** Each order operation reaches the simulated exchange this long after it is sent. */
+  latencyMs: z.number().int().min(0).max(60_000).default(0),
+  /** Fills see the book this many ticks worse a side (buys pay more, sells get less). */
+  slippageTicks: z.number().int().min(0).max(1_000).default(0),
+});
+
 /** The whole config file. */
 export const runnerConfigSchema = z.object({
   mode: z.enum(['live', 'paper']),
@@ -70,6 +97,8 @@ export const runnerConfigSchema = z.object({
   strategies: z.array(strategyConfigSchema).min(1, 'expected at least one strategy'),
   risk: riskConfigSchema.prefault({}),
   execution: executionConfigSchema.prefault({}),
+  recording: recordingConfigSchema.prefault({}),
+  paper: paperConfigSchema.prefault({}),
   state: z
     .object({
       dir: z.string().min(1).default('var/state'),

@@ -17,6 +17,12 @@ export interface InstrumentTerms {
  * This is how paper mode fills with the simulator's own fill logic.
  */
 export class BusMarketView implements MarketView {
+  /**
+   * @param slippageTicks the book fills see is moved this many ticks worse a side: bids
+   *   down, asks up (a simple, documented slippage model; 0 = the quote as it came).
+   */
+  constructor(private readonly slippageTicks = 0) {}
+
   private readonly quotes = new Map<number, FullQuote>();
   private readonly books = new Map<number, DepthBook>();
   private readonly terms = new Map<number, SimInstrument>();
@@ -38,9 +44,10 @@ export class BusMarketView implements MarketView {
   /** Takes a fresh quote: its depth replaces whatever fills consumed. */
   update(quote: FullQuote): void {
     this.quotes.set(quote.token, quote);
+    const shift = this.slippageTicks * (this.terms.get(quote.token)?.tick ?? 5);
     this.books.set(quote.token, {
-      bids: quote.bids.map((l) => ({ ...l })),
-      asks: quote.asks.map((l) => ({ ...l })),
+      bids: quote.bids.map((l) => ({ ...l, price: l.price > 0 ? l.price - shift : l.price })),
+      asks: quote.asks.map((l) => ({ ...l, price: l.price > 0 ? l.price + shift : l.price })),
     });
   }
 

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { BehaviorSubject, defer, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, type Observable, Subject, type Subscription } from 'rxjs';
 import type { Holidays } from '../api/schemas/utilities.ts';
 import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
 import { CalendarStore } from '../calendar/calendar-store.ts';
@@ -22,7 +22,9 @@ import {
 import type { QuoteSource } from '../market-data/quote-source.ts';
 import type { SessionOracle } from '../market-data/session-oracle.ts';
 import { buildContext } from '../strategy/build-context.ts';
+import type { RoutedIntent } from '../strategy/intents.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
+import { Recorder } from '../backtest/recorder.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from './embedded-simulator.ts';
 import { PaperBroker } from './paper-broker.ts';
 
@@ -43,6 +45,11 @@ export type MarketSource = QuoteSource &
     setCredentials?(credentials: Credentials): void;
   };
 
+/** Folder name of a recording that starts at `at`: its UTC instant, file-name safe. */
+function recordingFolderName(at: number): string {
+  return new Date(at).toISOString().replace(/[:.]/g, '-');
+}
+
 /** Options of {@link Kernel.create}. */
 export interface KernelOptions {
   config: RunnerConfig;
@@ -58,6 +65,11 @@ export interface KernelOptions {
    * source, nothing is fetched over HTTP and the mode must be `paper`.
    */
   source?: MarketSource;
+  /**
+   * Record everything the market-data source answers into this folder (the `record`
+   * command); without it, `recording.enabled` in the config picks a folder per run.
+   */
+  recordTo?: string;
   /** Fetch implementation for the HTTP client (tests count requests in flight). */
   fetch?: typeof fetch;
 }
@@ -80,6 +92,11 @@ export class Kernel {
   private readonly positions$ = new BehaviorSubject<Position[]>([]);
   private readonly subscriptions: Subscription[] = [];
   private stopping: Promise<void> | undefined;
+  private readonly intents = new Subject<RoutedIntent & { at: number }>();
+  /** Every intent a running strategy emits, stamped with its strategy and clock time. */
+  readonly intents$: Observable<RoutedIntent & { at: number }> = this.intents.asObservable();
+  /** Records the source's answers when recording is on (see `src/backtest/recorder.ts`). */
+  recorder: Recorder | undefined;
 
   private constructor(
     readonly config: RunnerConfig,
@@ -142,7 +159,18 @@ export class Kernel {
     // The bus backs off and retries on its own schedule and budget; its client must not
     // retry underneath it. Same credentials, so the same shared pacer.
     const busClient = new TiqsClient({ ...clientOptions, retry: { limit: 0 } });
-    const source: MarketSource = options.source ?? client;
+    const recordDir =
+      options.recordTo ??
+      (config.recording.enabled
+        ? join(resolve(projectDir, config.recording.dir), recordingFolderName(clock.now()))
+        : undefined);
+    const recorder =
+      recordDir === undefined
+        ? undefined
+        : Recorder.create({ dir: recordDir, clock, gzip: config.recording.gzip });
+    // Recording taps the source, so it sees exactly what the bus polls, in every mode.
+    const recorded = (s: MarketSource): MarketSource => recorder?.tap(s) ?? s;
+    const source: MarketSource = recorded(options.source ?? client);
     if (options.source !== undefined && config.mode !== 'paper') {
       throw new Error(
         'a replayed market source needs mode: paper; a live broker cannot trade on replayed data',
@@ -163,7 +191,7 @@ export class Kernel {
       nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
     };
     const bus = new MarketDataBus({
-      source: options.source ?? busClient,
+      source: recorded(options.source ?? busClient),
       clock,
       sessions,
       logger: log('bus'),
@@ -176,7 +204,14 @@ export class Kernel {
 
     const broker: Broker =
       config.mode === 'paper'
-        ? new PaperBroker({ clock, bus, hours: sessions, logger: log('paper') })
+        ? new PaperBroker({
+            clock,
+            bus,
+            hours: sessions,
+            logger: log('paper'),
+            latencyMs: config.paper.latencyMs,
+            slippageTicks: config.paper.slippageTicks,
+          })
         : client;
 
     const gate: SessionGate = {
@@ -205,6 +240,7 @@ export class Kernel {
     );
     for (const l of loaded)
       kernel.strategies.push({ loaded: l, subscription: undefined, status: 'stopped' });
+    kernel.recorder = recorder;
     return kernel;
   }
 
@@ -232,6 +268,9 @@ export class Kernel {
     for (const s of this.strategies) this.startStrategy(s, cal);
     this.scheduleSquareOff(cal);
     this.scheduleSummary();
+    if (this.recorder !== undefined) {
+      this.subscriptions.push(...this.recorder.attach(this.bus, this.config.recording.instruments));
+    }
     log.info(
       {
         mode: this.config.mode,
@@ -275,6 +314,7 @@ export class Kernel {
     this.engine.stop();
     for (const sub of this.subscriptions) sub.unsubscribe();
     this.bus.close();
+    this.recorder?.close();
     this.calendarStore.stop();
     if (this.broker instanceof PaperBroker) this.broker.close();
     this.logPnl(log);
@@ -310,6 +350,7 @@ export class Kernel {
         next: (intent) => {
           if (s.status !== 'running') return;
           log.info({ intent }, 'intent');
+          this.intents.next({ ...intent, strategyId: id, at: this.clock.now() });
           if (intent.kind === 'place' && this.broker instanceof PaperBroker) {
             const { instrument } = intent;
             this.broker.describe(Number(instrument.token), {

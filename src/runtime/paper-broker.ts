@@ -13,6 +13,7 @@ import type {
   PlaceOrderResult,
 } from '../api/schemas/order-requests.ts';
 import type { Clock } from '../clock/clock.ts';
+import { sleep } from '../clock/sleep.ts';
 import type { Variety } from '../domain/order-params.ts';
 import type { Broker } from '../execution/broker.ts';
 import type { MarketDataBus } from '../market-data/market-data-bus.ts';
@@ -32,6 +33,10 @@ export interface PaperBrokerOptions {
   bus: Pick<MarketDataBus, 'quote$'>;
   hours: { isOpen(at: number): boolean };
   logger: Logger;
+  /** Each order operation reaches the order engine this long after it is sent. Default 0. */
+  latencyMs?: number;
+  /** Fills see the book this many ticks worse a side. Default 0. */
+  slippageTicks?: number;
 }
 
 /**
@@ -40,12 +45,13 @@ export interface PaperBrokerOptions {
  * wait for the price) against live quotes from the bus. It never sends an order.
  */
 export class PaperBroker implements Broker {
-  readonly market = new BusMarketView();
+  readonly market: BusMarketView;
   private readonly engine: OrderEngine;
   private readonly feeds = new Map<number, Subscription>();
   private wasOpen: boolean;
 
   constructor(private readonly options: PaperBrokerOptions) {
+    this.market = new BusMarketView(options.slippageTicks ?? 0);
     this.engine = new OrderEngine({
       clock: options.clock,
       market: this.market,
@@ -70,6 +76,7 @@ export class PaperBroker implements Broker {
     });
     this.follow(token);
     if (!this.market.has(token)) await this.firstQuote(token);
+    await this.latency();
     return this.call('placeOrder', () => {
       const { params, reason } = toOrderParams(variety, request, (t) => this.market.instrument(t));
       const noData = this.market.has(token) ? undefined : `no market data yet for token ${token}`;
@@ -83,6 +90,7 @@ export class PaperBroker implements Broker {
     orderId: string,
     request: ModifyOrderRequest,
   ): Promise<MessageResult> {
+    await this.latency();
     return this.call('modifyOrder', () => {
       const { params, reason } = toOrderParams(variety, request, (t) => this.market.instrument(t));
       if (reason !== undefined) throw new SimError(400, 'BadRequestError', reason);
@@ -92,6 +100,7 @@ export class PaperBroker implements Broker {
   }
 
   async cancelOrder(variety: Variety, orderId: string): Promise<MessageResult> {
+    await this.latency();
     return this.call('cancelOrder', () => {
       this.engine.cancel(orderId, variety);
       return { message: CANCEL_ACCEPTED };
@@ -123,6 +132,12 @@ export class PaperBroker implements Broker {
   close(): void {
     for (const s of this.feeds.values()) s.unsubscribe();
     this.feeds.clear();
+  }
+
+  /** The configured order latency, on the clock (none: no wait, not even a tick). */
+  private async latency(): Promise<void> {
+    const ms = this.options.latencyMs ?? 0;
+    if (ms > 0) await sleep(this.options.clock, ms);
   }
 
   /** Waits (on the clock) for the first full quote of a newly followed token. */

@@ -1,0 +1,190 @@
+import type { DepthEntry, FullQuote, LtpQuote, OhlcvQuote, Quote } from '../api/schemas/quote.ts';
+import type { Greeks } from '../api/schemas/utilities.ts';
+import {
+  DEPTH_LEVEL_BYTES,
+  HEADER_BYTES,
+  KIND_OF_CODE,
+  RECORD_HEADER_BYTES,
+  RECORD_MAGIC,
+  RECORD_VERSION,
+  type RecordKind,
+  recordSize,
+} from './record-format.ts';
+import { RecordingError } from './recording-error.ts';
+
+/**
+ * A cursor over a quote file's bytes: {@link next} steps to the following record and
+ * exposes its kind, time and token without allocating; `quote()`/`greeks()` decode the
+ * body only when asked. This is the one decoder, used by the replay source, the fast
+ * replay and the benchmark's baseline alike.
+ *
+ * @example
+ * ```ts
+ * const r = new RecordReader(await readFile('quotes.bin'));
+ * while (r.next()) if (r.kind === 'ltp') total += r.ltp();
+ * ```
+ */
+export class RecordReader {
+  /** Epoch ms record times count from. */
+  readonly baseTime: number;
+  private readonly view: DataView;
+  private readonly end: number;
+  private pos: number;
+  /** Offset of the current record. */
+  offset = -1;
+  /** Kind of the current record. */
+  kind: RecordKind = 'ltp';
+  /** Epoch ms of the current record. */
+  time = 0;
+  /** Token of the current record. */
+  token = 0;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    /** Name for error messages. */
+    readonly source = 'recording',
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.end = bytes.byteLength;
+    if (this.end < HEADER_BYTES || this.view.getUint32(0, true) !== RECORD_MAGIC) {
+      throw new RecordingError('bad-format', `${source}: not a tiqs-runner quote file`);
+    }
+    const version = this.view.getUint16(4, true);
+    if (version !== RECORD_VERSION) {
+      throw new RecordingError('bad-format', `${source}: format version ${version} unsupported`);
+    }
+    this.pos = this.view.getUint16(6, true);
+    this.baseTime = this.view.getFloat64(8, true);
+  }
+
+  /** Moves to the next record; false at the end. */
+  next(): boolean {
+    const o = this.pos;
+    if (o >= this.end) return false;
+    const v = this.view;
+    const kind = KIND_OF_CODE[v.getUint8(o)];
+    if (kind === undefined || o + RECORD_HEADER_BYTES > this.end) {
+      throw new RecordingError('bad-format', `${this.source}: bad record at byte ${o}`);
+    }
+    const size = recordSize(kind, v.getUint8(o + 1), v.getUint8(o + 2));
+    if (o + size > this.end) {
+      throw new RecordingError('bad-format', `${this.source}: truncated record at byte ${o}`);
+    }
+    this.offset = o;
+    this.kind = kind;
+    this.time = this.baseTime + v.getUint32(o + 4, true);
+    this.token = v.getInt32(o + 8, true);
+    this.pos = o + size;
+    return true;
+  }
+
+  /** Moves to the record at `offset` (one {@link next} returned earlier). */
+  seek(offset: number): void {
+    this.pos = offset;
+    this.next();
+  }
+
+  /** The LTP of the current quote record (any mode) without decoding the rest. */
+  ltp(): number {
+    const b = this.offset + RECORD_HEADER_BYTES;
+    const v = this.view;
+    switch (this.kind) {
+      case 'ltp':
+        return v.getInt32(b, true);
+      case 'ohlcv':
+        return v.getInt32(b + 16, true);
+      case 'full':
+        return v.getInt32(b + 20, true);
+      default:
+        return 0;
+    }
+  }
+
+  /** Decodes the current quote record into its wire shape (money in paise). */
+  quote(): Quote {
+    const b = this.offset + RECORD_HEADER_BYTES;
+    const v = this.view;
+    const token = this.token;
+    if (this.kind === 'ltp') {
+      const q: LtpQuote = { token, ltp: v.getInt32(b, true), close: v.getInt32(b + 4, true) };
+      return q;
+    }
+    if (this.kind === 'ohlcv') {
+      const q: OhlcvQuote = {
+        token,
+        open: v.getInt32(b, true),
+        high: v.getInt32(b + 4, true),
+        low: v.getInt32(b + 8, true),
+        close: v.getInt32(b + 12, true),
+        ltp: v.getInt32(b + 16, true),
+        ltt: v.getUint32(b + 20, true),
+        oi: v.getFloat64(b + 24, true),
+        volume: v.getFloat64(b + 32, true),
+      };
+      return q;
+    }
+    if (this.kind !== 'full') {
+      throw new RecordingError('bad-format', `${this.source}: record is ${this.kind}, not a quote`);
+    }
+    const nb = v.getUint8(this.offset + 1);
+    const na = v.getUint8(this.offset + 2);
+    let p = b + 100;
+    const level = (): DepthEntry => {
+      const l = {
+        price: v.getInt32(p, true),
+        quantity: v.getInt32(p + 4, true),
+        orders: v.getInt32(p + 8, true),
+      };
+      p += DEPTH_LEVEL_BYTES;
+      return l;
+    };
+    const bids: DepthEntry[] = new Array(nb);
+    for (let i = 0; i < nb; i++) bids[i] = level();
+    const asks: DepthEntry[] = new Array(na);
+    for (let i = 0; i < na; i++) asks[i] = level();
+    const q: FullQuote = {
+      token,
+      asks,
+      bids,
+      avgPrice: v.getInt32(b, true),
+      open: v.getInt32(b + 4, true),
+      high: v.getInt32(b + 8, true),
+      low: v.getInt32(b + 12, true),
+      close: v.getInt32(b + 16, true),
+      ltp: v.getInt32(b + 20, true),
+      ltq: v.getInt32(b + 24, true),
+      ltt: v.getUint32(b + 28, true),
+      time: v.getUint32(b + 32, true),
+      netChange: v.getInt32(b + 36, true),
+      netChangeIndicator: v.getInt32(b + 40, true),
+      lowerLimit: v.getInt32(b + 44, true),
+      upperLimit: v.getInt32(b + 48, true),
+      oi: v.getFloat64(b + 52, true),
+      oiDayHigh: v.getFloat64(b + 60, true),
+      oiDayLow: v.getFloat64(b + 68, true),
+      totalBuyQty: v.getFloat64(b + 76, true),
+      totalSellQty: v.getFloat64(b + 84, true),
+      volume: v.getFloat64(b + 92, true),
+    };
+    return q;
+  }
+
+  /** Decodes the current greeks record. */
+  greeks(): Greeks {
+    if (this.kind !== 'greeks') {
+      throw new RecordingError('bad-format', `${this.source}: record is ${this.kind}, not greeks`);
+    }
+    const b = this.offset + RECORD_HEADER_BYTES;
+    const v = this.view;
+    return {
+      iv: v.getFloat64(b, true),
+      delta: v.getFloat64(b + 8, true),
+      gamma: v.getFloat64(b + 16, true),
+      theta: v.getFloat64(b + 24, true),
+      vega: v.getFloat64(b + 32, true),
+    };
+  }
+}
+
+/** Where record bodies start; exported for tools that skip the header themselves. */
+export const FIRST_RECORD_OFFSET = HEADER_BYTES;
