@@ -56,6 +56,7 @@ export class Recorder {
   private readonly startMs: number;
   private lastMs: number;
   private closed = false;
+  private final: RecordingMeta | undefined;
 
   private constructor(private readonly options: RecorderOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -161,6 +162,7 @@ export class Recorder {
 
   /** Writes the meta, closes the quote file and gzips it if asked. Safe to call twice. */
   close(): RecordingMeta {
+    if (this.final !== undefined) return this.final;
     const endMs = Math.max(this.lastMs, this.options.clock.now());
     const meta: RecordingMeta = {
       ...this.meta,
@@ -170,7 +172,6 @@ export class Recorder {
       end: new Date(endMs).toISOString(),
       records: this.writer.records,
     };
-    if (this.closed) return meta;
     this.closed = true;
     this.writer.close();
     const { dir } = this.options;
@@ -181,6 +182,7 @@ export class Recorder {
       meta.quoteFile = 'quotes.bin.gz';
     }
     writeFileSync(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
+    this.final = meta;
     return meta;
   }
 

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { calendarCommand } from './commands/calendar.ts';
+import { backtestCommand } from './commands/backtest.ts';
 import { newStrategyCommand } from './commands/new-strategy.ts';
+import { recordCommand } from './commands/record.ts';
 import { runCommand } from './commands/run.ts';
 import { simCommand } from './commands/sim.ts';
 import { validateCommand } from './commands/validate.ts';
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
     calendarCommand(),
     validateCommand(),
     newStrategyCommand(),
+    recordCommand(),
+    backtestCommand(),
   ]) {
     // addCommand does not pass exitOverride and help settings down; copy them.
     program.addCommand(command.copyInheritedSettings(program));

@@ -1,0 +1,32 @@
+import { formatRupees } from '../domain/money.ts';
+import type { Summary } from './metrics.ts';
+
+/**
+ * The summary as aligned text lines for the terminal (rupees, percents).
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(formatSummary(result.summary));
+ * ```
+ */
+export function formatSummary(s: Summary): string {
+  const r = (p: number): string => `₹${formatRupees(p)}`;
+  const c = s.costs;
+  const lines: [string, string][] = [
+    ['net PnL', r(s.netPnl)],
+    ['gross PnL', r(s.grossPnl)],
+    [
+      'costs',
+      `${r(c.total)} (brokerage ${r(c.brokerage)}, STT ${r(c.stt)}, exchange ${r(c.exchange)}, SEBI ${r(c.sebi)}, stamp ${r(c.stamp)}, GST ${r(c.gst)})`,
+    ],
+    ['return', `${s.returnPercent}% on ${r(s.capital)}`],
+    ['max drawdown', `${r(s.maxDrawdown)} (${s.maxDrawdownPercent}%)`],
+    ['sharpe', String(s.sharpe)],
+    ['win rate', `${s.winRate}%`],
+    ['trades', `${s.trades} closed, ${s.openTrades} open`],
+    ['orders / fills', `${s.orders} / ${s.fills}`],
+    ['exposure', `${s.exposurePercent}% of session time, max ${r(s.maxExposure)}`],
+    ['quote events', String(s.quoteEvents)],
+  ];
+  return `${lines.map(([k, v]) => `  ${k.padEnd(15)} ${v}`).join('\n')}\n`;
+}

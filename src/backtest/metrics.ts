@@ -1,0 +1,143 @@
+import type { Paise } from '../domain/money.ts';
+import type { Charges } from './cost-model.ts';
+import type { RoundTrip } from './round-trips.ts';
+
+/** One sample of the equity curve. */
+export interface EquityPoint {
+  /** Epoch ms. */
+  at: number;
+  /** Capital + realised + unrealised − charges, paise. */
+  equity: Paise;
+  /** Below the running peak, paise (≥ 0). */
+  drawdown: Paise;
+  /** Absolute value of open positions at their mark, paise. */
+  exposure: Paise;
+  /** Whether a session was open (only open samples count for Sharpe and exposure). */
+  open: boolean;
+}
+
+/** Summary statistics of a backtest (money in paise). See docs/backtests.md. */
+export interface Summary {
+  startMs: number;
+  endMs: number;
+  capital: Paise;
+  finalEquity: Paise;
+  grossPnl: Paise;
+  costs: Charges;
+  netPnl: Paise;
+  /** netPnl / capital, percent. */
+  returnPercent: number;
+  maxDrawdown: Paise;
+  /** Largest drawdown as a percent of the peak it fell from. */
+  maxDrawdownPercent: number;
+  /** Annualised: mean/stdev of per-sample equity changes over capital, × √(samples a year). */
+  sharpe: number;
+  /** Closed round trips with net > 0, percent. */
+  winRate: number;
+  /** Σ winning nets / |Σ losing nets|; null when no trade lost. */
+  profitFactor: number | null;
+  /** Closed round trips. */
+  trades: number;
+  openTrades: number;
+  fills: number;
+  orders: number;
+  intents: number;
+  /** Share of in-session samples holding a position, percent. */
+  exposurePercent: number;
+  maxExposure: Paise;
+  /** Quote and greeks answers the replay served to the bus. */
+  quoteEvents: number;
+}
+
+/** Inputs of {@link summarize}. */
+export interface SummaryInput {
+  startMs: number;
+  endMs: number;
+  capital: Paise;
+  equity: readonly EquityPoint[];
+  trips: readonly RoundTrip[];
+  grossPnl: Paise;
+  costs: Charges;
+  fills: number;
+  orders: number;
+  intents: number;
+  intervalSeconds: number;
+  quoteEvents: number;
+}
+
+/** Open seconds in a trading year: 252 sessions of 6 h 15 min. */
+const OPEN_SECONDS_PER_YEAR = 252 * 22_500;
+
+/**
+ * Summary statistics from the equity curve and the round trips.
+ *
+ * @example
+ * ```ts
+ * const s = summarize({ ...input });
+ * console.log(s.netPnl, s.sharpe);
+ * ```
+ */
+export function summarize(input: SummaryInput): Summary {
+  const { capital, equity, trips } = input;
+  const netPnl = input.grossPnl - input.costs.total;
+  let maxDd = 0;
+  let maxDdPct = 0;
+  let peak = capital;
+  for (const p of equity) {
+    peak = Math.max(peak, p.equity);
+    const dd = peak - p.equity;
+    if (dd > maxDd) maxDd = dd;
+    if (peak > 0) maxDdPct = Math.max(maxDdPct, (dd / peak) * 100);
+  }
+  const open = equity.filter((p) => p.open);
+  const returns: number[] = [];
+  for (let i = 1; i < open.length; i++) {
+    const a = open[i - 1];
+    const b = open[i];
+    if (a !== undefined && b !== undefined) returns.push((b.equity - a.equity) / capital);
+  }
+  const closed = trips.filter((t) => t.closedAt !== undefined);
+  const wins = closed.filter((t) => t.net > 0);
+  const won = wins.reduce((s, t) => s + t.net, 0);
+  const lost = -closed.filter((t) => t.net < 0).reduce((s, t) => s + t.net, 0);
+  return {
+    startMs: input.startMs,
+    endMs: input.endMs,
+    capital,
+    finalEquity: capital + netPnl,
+    grossPnl: input.grossPnl,
+    costs: input.costs,
+    netPnl,
+    returnPercent: round((netPnl / capital) * 100, 4),
+    maxDrawdown: maxDd,
+    maxDrawdownPercent: round(maxDdPct, 4),
+    sharpe: round(sharpe(returns, OPEN_SECONDS_PER_YEAR / input.intervalSeconds), 4),
+    winRate: closed.length === 0 ? 0 : round((wins.length / closed.length) * 100, 2),
+    profitFactor: lost === 0 ? null : round(won / lost, 4),
+    trades: closed.length,
+    openTrades: trips.length - closed.length,
+    fills: input.fills,
+    orders: input.orders,
+    intents: input.intents,
+    exposurePercent:
+      open.length === 0
+        ? 0
+        : round((open.filter((p) => p.exposure !== 0).length / open.length) * 100, 2),
+    maxExposure: equity.reduce((m, p) => Math.max(m, p.exposure), 0),
+    quoteEvents: input.quoteEvents,
+  };
+}
+
+/** Annualised Sharpe ratio of per-period returns (risk-free 0); 0 without variance. */
+export function sharpe(returns: readonly number[], periodsPerYear: number): number {
+  if (returns.length < 2) return 0;
+  const mean = returns.reduce((s, r) => s + r, 0) / returns.length;
+  const variance = returns.reduce((s, r) => s + (r - mean) ** 2, 0) / (returns.length - 1);
+  const sd = Math.sqrt(variance);
+  return sd === 0 ? 0 : (mean / sd) * Math.sqrt(periodsPerYear);
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,41 @@
+import type { ParamOverrides } from './backtest-spec.ts';
+import type { Summary } from './metrics.ts';
+
+/**
+ * One sweep job: a spec file and one point of its grid. Plain JSON, so the same message
+ * can go to a worker thread today and over a queue to another machine later.
+ */
+export interface SweepJob {
+  readonly type: 'job';
+  readonly id: number;
+  /** Absolute path of the spec (a remote runner would get the spec text instead). */
+  readonly specFile: string;
+  readonly params: ParamOverrides;
+}
+
+/** The answer to a {@link SweepJob}: its summary, or why it failed. Plain JSON. */
+export type SweepResult =
+  | {
+      readonly type: 'result';
+      readonly id: number;
+      readonly params: ParamOverrides;
+      readonly ok: true;
+      readonly summary: Summary;
+      readonly elapsedMs: number;
+    }
+  | {
+      readonly type: 'result';
+      readonly id: number;
+      readonly params: ParamOverrides;
+      readonly ok: false;
+      readonly error: string;
+    };
+
+/**
+ * Runs sweep jobs somewhere: worker threads ({@link import('./thread-pool-executor.ts')}),
+ * or, later, a queue that remote runners consume. The runner only needs this.
+ */
+export interface SweepExecutor {
+  /** Runs every job and yields results as they finish, in any order. */
+  run(jobs: readonly SweepJob[]): AsyncIterable<SweepResult>;
+}

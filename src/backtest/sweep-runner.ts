@@ -1,0 +1,92 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { formatRupees } from '../domain/money.ts';
+import type { BacktestSpec, RankMetric } from './backtest-spec.ts';
+import type { Summary } from './metrics.ts';
+import { sweepGrid } from './sweep-grid.ts';
+import type { SweepExecutor, SweepJob, SweepResult } from './sweep-protocol.ts';
+import { ThreadPoolExecutor } from './thread-pool-executor.ts';
+
+/** Options of {@link runSweep}. */
+export interface SweepOptions {
+  /** Worker threads; default one per core. */
+  workers?: number;
+  /** Where the jobs run; default a {@link ThreadPoolExecutor}. */
+  executor?: SweepExecutor;
+  /** Folder for `sweep.json`. */
+  out: string;
+  onProgress?: (done: number) => void;
+}
+
+/** A ranked sweep. */
+export interface RankedSweep {
+  rankBy: RankMetric;
+  /** Best first; failed jobs last. */
+  results: SweepResult[];
+  /** The ranking as a text table. */
+  table: string;
+  /** Path of `sweep.json`. */
+  file: string;
+}
+
+/**
+ * Runs the spec's parameter grid on an executor and ranks the results by the spec's
+ * metric (drawdown: smallest first; the others: largest first).
+ *
+ * @example
+ * ```ts
+ * const ranked = await runSweep(spec, { out: 'backtests/out/sma-crossover' });
+ * console.log(ranked.table);
+ * ```
+ */
+export async function runSweep(spec: BacktestSpec, options: SweepOptions): Promise<RankedSweep> {
+  const sweep = spec.backtest.sweep;
+  if (sweep === undefined) throw new Error(`${spec.file}: no backtest.sweep section`);
+  const grid = sweepGrid(sweep.params);
+  const jobs: SweepJob[] = grid.map((params, id) => ({
+    type: 'job',
+    id,
+    specFile: resolve(spec.file),
+    params,
+  }));
+  const executor =
+    options.executor ?? new ThreadPoolExecutor(options.workers ?? sweep.workers ?? undefined);
+  const results: SweepResult[] = [];
+  for await (const r of executor.run(jobs)) {
+    results.push(r);
+    options.onProgress?.(results.length / jobs.length);
+  }
+  const ranked = rankResults(results, sweep.rankBy);
+  await mkdir(options.out, { recursive: true });
+  const file = join(options.out, 'sweep.json');
+  await writeFile(
+    file,
+    `${JSON.stringify({ spec: spec.name, rankBy: sweep.rankBy, results: ranked }, null, 1)}\n`,
+  );
+  return { rankBy: sweep.rankBy, results: ranked, table: sweepTable(ranked, sweep.rankBy), file };
+}
+
+/** Sorts results best first by `metric`; ties by job id, failures last. */
+export function rankResults(results: readonly SweepResult[], metric: RankMetric): SweepResult[] {
+  const score = (s: Summary): number => {
+    const v = s[metric];
+    const n = v === null ? Number.POSITIVE_INFINITY : v;
+    return metric === 'maxDrawdown' ? -n : n;
+  };
+  return [...results].sort((a, b) => {
+    if (!a.ok || !b.ok) return a.ok === b.ok ? a.id - b.id : a.ok ? -1 : 1;
+    return score(b.summary) - score(a.summary) || a.id - b.id;
+  });
+}
+
+function sweepTable(results: readonly SweepResult[], metric: RankMetric): string {
+  const lines = results.map((r, i) => {
+    const params = Object.entries(r.params)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(' ');
+    if (!r.ok) return `${String(i + 1).padStart(3)}  failed: ${r.error}  ${params}`;
+    const s = r.summary;
+    return `${String(i + 1).padStart(3)}  ${metric}=${String(s[metric]).padEnd(10)} net ₹${formatRupees(s.netPnl).padEnd(12)} trades ${String(s.trades).padEnd(4)} dd ₹${formatRupees(s.maxDrawdown).padEnd(10)} ${params}`;
+  });
+  return `rank by ${metric}:\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,37 @@
+import { parentPort } from 'node:worker_threads';
+import { loadBacktestSpec } from './backtest-spec.ts';
+import { runBacktest } from './run-backtest.ts';
+import type { SweepJob, SweepResult } from './sweep-protocol.ts';
+
+/**
+ * Worker thread of a sweep: takes {@link SweepJob} messages, runs each backtest (one at
+ * a time: a worker is one core) and posts a {@link SweepResult} back.
+ */
+const port = parentPort;
+if (port === null) throw new Error('sweep-worker.ts runs as a worker thread');
+port.on('message', (job: SweepJob) => {
+  void run(job).then((result) => port.postMessage(result));
+});
+
+async function run(job: SweepJob): Promise<SweepResult> {
+  try {
+    const spec = await loadBacktestSpec(job.specFile);
+    const result = await runBacktest(spec, { params: job.params });
+    return {
+      type: 'result',
+      id: job.id,
+      params: job.params,
+      ok: true,
+      summary: result.summary,
+      elapsedMs: result.elapsedMs,
+    };
+  } catch (err) {
+    return {
+      type: 'result',
+      id: job.id,
+      params: job.params,
+      ok: false,
+      error: err instanceof Error ? err.message : String(err),
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { SweepExecutor, SweepJob, SweepResult } from './sweep-protocol.ts';
+
+/**
+ * A worker's first script: registers tsx's loader in the worker (loader hooks of the
+ * parent do not reach workers, and `execArgv: ['--import', 'tsx']` is not honoured
+ * under the CLI's own in-process registration), then loads the TypeScript worker.
+ */
+const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./sweep-worker.ts', import.meta.url).href)}); })
+  .catch((err) => { console.error(err); process.exit(1); });`;
+
+/**
+ * Runs sweep jobs on worker threads, one per core by default, each taking the next job
+ * when it is done. Workers load TypeScript through tsx, the same way the CLI runs.
+ *
+ * @example
+ * ```ts
+ * for await (const r of new ThreadPoolExecutor(4).run(jobs)) console.log(r.id, r.ok);
+ * ```
+ */
+export class ThreadPoolExecutor implements SweepExecutor {
+  constructor(readonly size = availableParallelism()) {}
+
+  async *run(jobs: readonly SweepJob[]): AsyncIterable<SweepResult> {
+    const queue = [...jobs];
+    const results: SweepResult[] = [];
+    let wake: (() => void) | undefined;
+    let failure: Error | undefined;
+    const workers = Array.from({ length: Math.max(1, Math.min(this.size, jobs.length)) }, () => {
+      const worker = new Worker(WORKER_BOOT, { eval: true });
+      const feed = (): void => {
+        const job = queue.shift();
+        if (job === undefined) void worker.terminate();
+        else worker.postMessage(job);
+      };
+      worker.on('message', (r: SweepResult) => {
+        results.push(r);
+        wake?.();
+        feed();
+      });
+      worker.on('error', (err) => {
+        failure = new Error(`sweep worker crashed: ${err.message}`, { cause: err });
+        wake?.();
+      });
+      feed();
+      return worker;
+    });
+    try {
+      for (let done = 0; done < jobs.length; ) {
+        if (results.length === 0) {
+          if (failure !== undefined) throw failure;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
+          continue;
+        }
+        const next = results.shift();
+        if (next !== undefined) {
+          done += 1;
+          yield next;
+        }
+      }
+    } finally {
+      await Promise.all(workers.map((w) => w.terminate()));
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { reportHtml } from './report-html.ts';
+import { reportJson } from './report-json.ts';
+import type { BacktestResult } from './run-backtest.ts';
+
+/**
+ * Writes `report.json` and `report.html` into `dir` (created if missing) and returns
+ * their paths.
+ *
+ * @example
+ * ```ts
+ * const { json, html } = await writeReport(result, 'backtests/out/sma-crossover');
+ * ```
+ */
+export async function writeReport(
+  result: BacktestResult,
+  dir: string,
+): Promise<{ json: string; html: string }> {
+  await mkdir(dir, { recursive: true });
+  const json = join(dir, 'report.json');
+  const html = join(dir, 'report.html');
+  await writeFile(json, reportJson(result));
+  await writeFile(html, reportHtml(result));
+  return { json, html };
+}

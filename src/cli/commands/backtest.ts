@@ -1,0 +1,80 @@
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { loadBacktestSpec } from '../../backtest/backtest-spec.ts';
+import { formatSummary } from '../../backtest/format-summary.ts';
+import { ProgressBar } from '../../backtest/progress-bar.ts';
+import { RecordingError } from '../../backtest/recording-error.ts';
+import { runBacktest } from '../../backtest/run-backtest.ts';
+import { runSweep } from '../../backtest/sweep-runner.ts';
+import { writeReport } from '../../backtest/write-report.ts';
+import { ConfigError } from '../../config/config-error.ts';
+import { StrategyLoadError } from '../../strategy/load-strategy.ts';
+import { EXIT } from '../exit-codes.ts';
+
+/**
+ * `tiqs-runner backtest --config backtests/NAME.yaml [--sweep]`: replays the spec's
+ * recording through its strategies on the kernel, prints the summary, and writes
+ * `report.json` and `report.html` to the output folder. `--sweep` runs the spec's
+ * parameter grid on worker threads and ranks the results.
+ */
+export function backtestCommand(): Command {
+  return new Command('backtest')
+    .description('Replay recorded data through strategies; print and write the report')
+    .requiredOption('-c, --config <file>', 'backtest spec, e.g. backtests/sma-crossover.yaml')
+    .option('--sweep', 'run the spec’s backtest.sweep grid in parallel and rank the results')
+    .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
+    .option('--out <dir>', 'report folder (default: the spec’s backtest.out)')
+    .action(async (opts: { config: string; sweep?: boolean; workers?: string; out?: string }) => {
+      try {
+        const spec = await loadBacktestSpec(opts.config);
+        const out = resolve(
+          spec.projectDir,
+          opts.out ?? spec.backtest.out ?? `backtests/out/${spec.name}`,
+        );
+        const bar = new ProgressBar(process.stderr, opts.sweep === true ? 'sweep' : 'backtest');
+        if (opts.sweep === true) {
+          const workers =
+            opts.workers === undefined ? spec.backtest.sweep?.workers : Number(opts.workers);
+          const ranked = await runSweep(spec, {
+            ...(workers === undefined ? {} : { workers }),
+            out,
+            onProgress: (done) => bar.update(done),
+          });
+          bar.done();
+          process.stdout.write(ranked.table);
+          process.stdout.write(`\nwrote ${ranked.file}\n`);
+          process.exitCode = EXIT.ok;
+          return;
+        }
+        const result = await runBacktest(spec, {
+          onProgress: (done) => bar.update(done),
+        });
+        bar.done();
+        const files = await writeReport(result, out);
+        process.stdout.write(
+          `backtest ${spec.name}: ${result.summary.quoteEvents} quote events in ${(result.elapsedMs / 1_000).toFixed(1)} s\n`,
+        );
+        process.stdout.write(formatSummary(result.summary));
+        const failed = Object.entries(result.strategies).filter(([, s]) => s === 'failed');
+        if (failed.length > 0) {
+          process.stdout.write(
+            `  failed strategies: ${failed.map(([id]) => id).join(', ')} (see the log)\n`,
+          );
+        }
+        process.stdout.write(`wrote ${files.json}\nwrote ${files.html}\n`);
+        process.exitCode = EXIT.ok;
+      } catch (err) {
+        if (err instanceof ConfigError || err instanceof StrategyLoadError) {
+          process.stderr.write(`${err.message}\n`);
+          process.exitCode = EXIT.config;
+          return;
+        }
+        if (err instanceof RecordingError) {
+          process.stderr.write(`${err.message}\n`);
+          process.exitCode = EXIT.unavailable;
+          return;
+        }
+        throw err;
+      }
+    });
+}

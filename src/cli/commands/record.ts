@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { ProgressBar } from '../../backtest/progress-bar.ts';
+import { recordSession } from '../../backtest/record-session.ts';
+import { ConfigError } from '../../config/config-error.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { createLogger } from '../../logging/create-logger.ts';
+import { StrategyLoadError } from '../../strategy/load-strategy.ts';
+import { EXIT } from '../exit-codes.ts';
+
+/**
+ * `tiqs-runner record --config F --out DIR`: records what the config's bot polls (every
+ * quote mode in use, greeks, holidays, option chains) into DIR for backtests. On the
+ * embedded simulator it records one session in virtual time, in seconds; against the
+ * service it records until `--until` or Ctrl-C.
+ */
+export function recordCommand(): Command {
+  return new Command('record')
+    .description('Record polled quotes and greeks into a folder for backtests')
+    .requiredOption('-c, --config <file>', 'YAML config file (its strategies set the demand)')
+    .requiredOption('-o, --out <dir>', 'recording folder, e.g. backtests/data/NAME')
+    .option('--until <iso>', 'stop at this instant (ISO 8601 with offset)')
+    .option('--gzip', 'gzip the quote file at the end')
+    .action(async (opts: { config: string; out: string; until?: string; gzip?: boolean }) => {
+      let config: Awaited<ReturnType<typeof loadConfig>>;
+      try {
+        config = await loadConfig(opts.config);
+      } catch (err) {
+        if (err instanceof ConfigError) {
+          process.stderr.write(`${err.message}\n`);
+          process.exitCode = EXIT.config;
+          return;
+        }
+        throw err;
+      }
+      const until = opts.until === undefined ? undefined : Date.parse(opts.until);
+      if (until !== undefined && Number.isNaN(until)) {
+        process.stderr.write(`--until: not an ISO instant: ${opts.until}\n`);
+        process.exitCode = EXIT.usage;
+        return;
+      }
+      if (opts.gzip === true)
+        config = { ...config, recording: { ...config.recording, gzip: true } };
+      const logger = createLogger({ level: 'warn', format: config.logging.format });
+      const bar = new ProgressBar(process.stderr, 'recording');
+      const stopSignal = new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      try {
+        const meta = await recordSession({
+          config,
+          configFile: opts.config,
+          out: resolve(opts.out),
+          logger,
+          ...(until === undefined ? {} : { until }),
+          stopSignal,
+          onProgress: (done, at) => bar.update(done, new Date(at).toISOString()),
+        });
+        bar.done();
+        process.stdout.write(
+          `recorded ${meta.records} records, ${meta.start} → ${meta.end}, into ${opts.out}/${meta.quoteFile}\n`,
+        );
+        process.exitCode = EXIT.ok;
+      } catch (err) {
+        bar.done();
+        if (err instanceof StrategyLoadError) {
+          process.stderr.write(`${err.message}\n`);
+          process.exitCode = EXIT.config;
+          return;
+        }
+        throw err;
+      }
+    });
+}
