@@ -116,6 +116,13 @@ export async function runBacktest(
       subs.push(clock.scheduler.schedule(tick, every));
     };
     await kernel.start();
+    // The instruments a recording kept polled are kept polled here too: the same bus
+    // demand gives the same poll plan, so the paper broker has its full quotes (depth)
+    // when it did while recording, and fills at the same instants.
+    for (const i of config.recording.instruments) {
+      subs.push(kernel.bus.quote$(i.token, i.mode).subscribe());
+      if (i.greeks) subs.push(kernel.bus.greeks$([i.token]).subscribe());
+    }
     subs.push(clock.scheduler.schedule(tick, every));
     for (let t = from; t < to; ) {
       t = Math.min(to, t + STEP_MS);

@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type BacktestSpec, loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
+import { sweepGrid } from '../../src/backtest/sweep-grid.ts';
+import type { SweepExecutor, SweepJob, SweepResult } from '../../src/backtest/sweep-protocol.ts';
+import { rankResults, runSweep } from '../../src/backtest/sweep-runner.ts';
+
+describe('parameter sweeps', () => {
+  it('builds the grid in a stable order', () => {
+    expect(sweepGrid({ 'b.y': [1, 2], 'a.x': ['p', 'q'] })).toEqual([
+      { 'a.x': 'p', 'b.y': 1 },
+      { 'a.x': 'p', 'b.y': 2 },
+      { 'a.x': 'q', 'b.y': 1 },
+      { 'a.x': 'q', 'b.y': 2 },
+    ]);
+  });
+
+  it('runs the grid on worker threads and ranks by the chosen metric', async () => {
+    const spec = await loadBacktestSpec('backtests/opening-range-breakout.yaml');
+    const short: BacktestSpec = {
+      ...spec,
+      backtest: {
+        ...spec.backtest,
+        to: '2026-11-20T11:00:00+05:30',
+        sweep: { rankBy: 'netPnl', params: { 'orb.rangeMinutes': [5, 15] }, workers: 2 },
+      },
+    };
+    // Workers load the spec from its file, so the test's window goes in a spec file.
+    const dir = mkdtempSync(join(tmpdir(), 'tr-sweep-'));
+    const specFile = join(dir, 'orb.yaml');
+    const text = readFileSync('backtests/opening-range-breakout.yaml', 'utf8')
+      .replace(
+        'data: backtests/data/sample-day',
+        `data: ${join(process.cwd(), 'backtests/data/sample-day')}`,
+      )
+      .replace('capital: 1000000', 'capital: 1000000\n  to: "2026-11-20T11:00:00+05:30"')
+      .replace(/module: strategies\//, `module: ${process.cwd()}/strategies/`)
+      .replace('[5, 15, 30]', '[5, 15]');
+    writeFileSync(specFile, text);
+    const ranked = await runSweep({ ...short, file: specFile }, { out: dir, workers: 2 });
+    expect(ranked.results).toHaveLength(2);
+    expect(ranked.results.every((r) => r.ok)).toBe(true);
+    const nets = ranked.results.map((r) => (r.ok ? r.summary.netPnl : Number.NaN));
+    expect(nets[0]).toBeGreaterThanOrEqual(nets[1] ?? Number.NaN);
+    expect(ranked.table).toMatch(/rank by netPnl/);
+    expect(JSON.parse(readFileSync(ranked.file, 'utf8')).results).toHaveLength(2);
+  });
+
+  it('speaks plain JSON messages, so any executor (a queue, later) can run the jobs', async () => {
+    const jobs: SweepJob[] = [
+      { type: 'job', id: 0, specFile: '/x.yaml', params: { 'a.x': 1 } },
+      { type: 'job', id: 1, specFile: '/x.yaml', params: { 'a.x': 2 } },
+    ];
+    // A stand-in for a remote runner: messages cross a JSON boundary both ways.
+    const overTheWire: SweepExecutor = {
+      async *run(js) {
+        for (const wire of js.map((j) => JSON.stringify(j)).reverse()) {
+          const job = JSON.parse(wire) as SweepJob;
+          const result: SweepResult = {
+            type: 'result',
+            id: job.id,
+            params: job.params,
+            ok: false,
+            error: 'not run',
+          };
+          yield JSON.parse(JSON.stringify(result)) as SweepResult;
+        }
+      },
+    };
+    const seen: SweepResult[] = [];
+    for await (const r of overTheWire.run(jobs)) seen.push(r);
+    expect(rankResults(seen, 'sharpe').map((r) => r.id)).toEqual([0, 1]);
+  });
+});
