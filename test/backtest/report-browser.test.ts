@@ -38,13 +38,14 @@ describe('HTML report in headless Chromium', () => {
         page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
         page.on('request', (r) => requests.push(r.url()));
         await page.goto(pathToFileURL(html).href);
-        await page.waitForFunction(() => (window as { __chartsReady?: boolean }).__chartsReady);
+        // Expressions as text: the project's TypeScript has no DOM lib.
+        await page.waitForFunction('window.__chartsReady === true');
         for (const id of ['equity', 'drawdown']) {
-          const sizes = await page.$$eval(`#${id} canvas`, (cs) =>
-            cs.map((c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height]),
-          );
+          const sizes = (await page.evaluate(
+            `[...document.querySelectorAll('#${id} canvas')].map((c) => [c.width, c.height])`,
+          )) as [number, number][];
           expect(sizes.length, `${id} has canvases`).toBeGreaterThan(0);
-          expect(sizes.some(([w, h]) => (w ?? 0) > 100 && (h ?? 0) > 100)).toBe(true);
+          expect(sizes.some(([w, h]) => w > 100 && h > 100)).toBe(true);
         }
         expect(await page.locator('#trades tr').count()).toBe(result.trades.length + 1);
         expect(errors).toEqual([]);
