@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { calendarCommand } from './commands/calendar.ts';
+import { ordersCommand, positionsCommand } from './commands/journal-commands.ts';
 import { backtestCommand } from './commands/backtest.ts';
 import { newStrategyCommand } from './commands/new-strategy.ts';
 import { recordCommand } from './commands/record.ts';
@@ -23,6 +24,8 @@ export function buildProgram(): Command {
     calendarCommand(),
     validateCommand(),
     newStrategyCommand(),
+    ordersCommand(),
+    positionsCommand(),
     recordCommand(),
     backtestCommand(),
   ]) {
