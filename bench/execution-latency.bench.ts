@@ -7,11 +7,16 @@
  *
  * Run: node --expose-gc --import tsx bench/execution-latency.bench.ts
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { firstValueFrom, map, Subject } from 'rxjs';
 import { TiqsClient } from '../src/api/tiqs-client.ts';
 import { VirtualClock } from '../src/clock/virtual-clock.ts';
 import { ExecutionEngine } from '../src/execution/execution-engine.ts';
+import { MemoryJournal } from '../src/execution/journal.ts';
+import { SqliteJournal } from '../src/execution/sqlite-journal.ts';
 import { toPlaceRequest } from '../src/execution/wire-order.ts';
 import { MarketDataBus } from '../src/market-data/market-data-bus.ts';
 import { fakeQuoteSource } from '../src/market-data/testing/fake-quote-source.ts';
@@ -73,8 +78,14 @@ const source = fakeQuoteSource(clock, clock.now(), {
   record: false,
 });
 const bus = new MarketDataBus({ source, clock, logger, intervalMs: 1_000 });
+// The real journal: every placement is written to SQLite before it is sent.
+const journal =
+  process.env.BENCH_JOURNAL === 'memory'
+    ? new MemoryJournal()
+    : new SqliteJournal(join(mkdtempSync(join(tmpdir(), 'tr-bench-')), 'journal.sqlite'));
 const engine = new ExecutionEngine({
   broker: client,
+  journal,
   clock,
   logger,
   sessions: { isOpen: () => true, nextOpen: () => undefined },
@@ -101,6 +112,7 @@ for (let i = 0; i < TICKS + WARMUP; i++) {
 }
 bus.close();
 engine.stop();
+engine.close();
 await sim.close();
 
 baseline.sort((a, b) => a - b);

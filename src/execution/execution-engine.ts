@@ -97,6 +97,7 @@ export class ExecutionEngine {
         if (err instanceof SessionError) this.pause(err);
       },
       isPaused: () => this.paused !== undefined,
+      afterPoll: () => this.journal.checkpoint?.(),
     });
   }
 

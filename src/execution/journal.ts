@@ -35,6 +35,8 @@ export interface Journal {
   saveEvent(event: OrderEvent): void;
   /** What was written, for recovery. */
   load(): JournalSnapshot;
+  /** Housekeeping between orders (e.g. a WAL checkpoint); optional. */
+  checkpoint?(): void;
   close(): void;
 }
 

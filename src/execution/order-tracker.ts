@@ -23,6 +23,8 @@ export interface OrderTrackerOptions {
   onPollError(err: unknown): void;
   /** While true, polls are skipped (trading paused). */
   isPaused(): boolean;
+  /** Called after every poll, busy or idle: room for housekeeping off the order path. */
+  afterPoll?(): void;
   /** Called when an unknown placement is confirmed absent after the grace period. */
   onAbsent(order: TrackedOrder): void;
 }
@@ -83,7 +85,11 @@ export class OrderTracker {
 
   /** One poll of both books; safe to call directly (tests, shutdown, recovery). */
   async poll(): Promise<void> {
-    if (this.polling || this.active().length === 0 || this.options.isPaused()) return;
+    if (this.polling || this.options.isPaused()) return;
+    if (this.active().length === 0) {
+      this.options.afterPoll?.();
+      return;
+    }
     this.polling = true;
     try {
       const [book, trades] = await Promise.all([
@@ -96,6 +102,7 @@ export class OrderTracker {
       this.options.onPollError(err);
     } finally {
       this.polling = false;
+      this.options.afterPoll?.();
     }
   }
 
