@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
+import { backtestCommand } from './commands/backtest.ts';
 import { calendarCommand } from './commands/calendar.ts';
 import { ordersCommand, positionsCommand } from './commands/journal-commands.ts';
-import { backtestCommand } from './commands/backtest.ts';
 import { newStrategyCommand } from './commands/new-strategy.ts';
 import { recordCommand } from './commands/record.ts';
 import { runCommand } from './commands/run.ts';
