@@ -120,7 +120,7 @@ console.log(`baseline  bare decode loop              ${fmt(bestBase)}`);
 console.log(`pipeline  decode+fan-out+sma+execution  ${fmt(bestPipe)}  (${fills} fills)`);
 console.log(`ratio     pipeline / baseline           ${(bestPipe / bestBase).toFixed(3)}`);
 console.log(
-  `kernel    tiqs-runner backtest, sample   ${fmt(kernelRate)}  (${k.summary.quoteEvents} polled events in ${k.elapsedMs} ms: ${Math.round((k.summary.endMs - k.summary.startMs) / k.elapsedMs)}× real time; poll-driven, see docs/backtests.md)`,
+  `kernel    tiqs-runner backtest, sample   ${(kernelRate / 1e3).toFixed(1)} k/s  (${k.summary.quoteEvents} polled events in ${k.elapsedMs} ms: ${Math.round((k.summary.endMs - k.summary.startMs) / k.elapsedMs)}× real time; poll-driven, see docs/backtests.md)`,
 );
 console.log(`target    ≥ 1 M events/s on one core: ${bestPipe >= 1e6 ? 'met' : 'NOT met'}`);
 if (sink === 42) console.log('');
