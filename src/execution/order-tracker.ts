@@ -7,6 +7,12 @@ import type { Broker } from './broker.ts';
 import type { OrderEvent } from './order-events.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
 
+/** The fields of an order's state that the book and the history share. */
+type OrderState = Pick<
+  OrderBookRecord,
+  'orderStatus' | 'quantity' | 'price' | 'fillShares' | 'rejectReason'
+>;
+
 /** Options of {@link OrderTracker}. */
 export interface OrderTrackerOptions {
   broker: Broker;
@@ -96,7 +102,20 @@ export class OrderTracker {
         this.options.broker.orderBook(),
         this.options.broker.tradeBook(),
       ]);
-      this.reconcile(book, trades);
+      const missing = this.reconcile(book, trades);
+      // An active order the day's book does not list (e.g. an after-market order from
+      // an earlier day) is read from its own history instead.
+      for (const order of missing) {
+        const [latest] = await this.options.broker.orderHistory(order.orderId ?? '');
+        if (latest === undefined) continue;
+        this.applyProgress(order, latest);
+        this.applyFills(
+          order,
+          trades.filter((t) => t.id === order.orderId),
+        );
+        this.applyStatus(order, latest);
+        this.options.persist(order);
+      }
     } catch (err) {
       this.options.logger.warn({ err }, 'order tracking poll failed; will retry');
       this.options.onPollError(err);
@@ -107,7 +126,8 @@ export class OrderTracker {
   }
 
   /** Applies a snapshot of the books: the heart of tracking, also used at start-up. */
-  reconcile(book: readonly OrderBookRecord[], trades: readonly TradeBookRecord[]): void {
+  reconcile(book: readonly OrderBookRecord[], trades: readonly TradeBookRecord[]): TrackedOrder[] {
+    const missing: TrackedOrder[] = [];
     const now = this.options.clock.now();
     const byTag = new Map(book.filter((r) => r.tags !== '').map((r) => [r.tags, r]));
     const byId = new Map(book.map((r) => [r.id, r]));
@@ -123,7 +143,10 @@ export class OrderTracker {
         }
         continue;
       }
-      if (record === undefined) continue;
+      if (record === undefined) {
+        missing.push(order);
+        continue;
+      }
       if (order.orderId === undefined) {
         order.orderId = record.id;
         this.options.logger.info(
@@ -141,6 +164,7 @@ export class OrderTracker {
       this.applyStatus(order, record);
       this.options.persist(order);
     }
+    return missing;
   }
 
   private base(order: TrackedOrder) {
@@ -153,7 +177,7 @@ export class OrderTracker {
     };
   }
 
-  private applyProgress(order: TrackedOrder, record: OrderBookRecord): void {
+  private applyProgress(order: TrackedOrder, record: OrderState): void {
     const { emit } = this.options;
     const status = record.orderStatus;
     if (!order.acceptedSeen && status !== 'REJECTED') {
@@ -183,7 +207,7 @@ export class OrderTracker {
     }
   }
 
-  private applyStatus(order: TrackedOrder, record: OrderBookRecord): void {
+  private applyStatus(order: TrackedOrder, record: OrderState): void {
     const { emit } = this.options;
     const status = record.orderStatus;
     if (status === 'PENDING') order.status = 'pending';

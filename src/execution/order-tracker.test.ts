@@ -1,0 +1,86 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { OrderHistoryRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { Broker } from './broker.ts';
+import type { OrderEvent } from './order-events.ts';
+import { OrderTracker } from './order-tracker.ts';
+import type { TrackedOrder } from './tracked-order.ts';
+
+const order = (): TrackedOrder => ({
+  strategyId: 's1',
+  intentId: 'amo-1',
+  tag: 's1-x-1',
+  variety: 'regular',
+  intent: {
+    kind: 'place',
+    id: 'amo-1',
+    instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+    side: 'B',
+    quantity: 10,
+    orderType: 'LMT',
+    price: 80_000,
+    product: 'C',
+  },
+  request: {} as TrackedOrder['request'],
+  orderId: '1000000007',
+  status: 'pending',
+  quantity: 10,
+  filledQuantity: 0,
+  fills: new Set(),
+  replacements: 0,
+  modifications: 0,
+  placedAt: 0,
+  acceptedSeen: true,
+  openedSeen: false,
+});
+
+describe('OrderTracker', () => {
+  it('reads an active order missing from the day book from its history', async () => {
+    const history = {
+      orderStatus: 'COMPLETE',
+      quantity: '10',
+      price: '800.00',
+      fillShares: '10',
+      rejectReason: '',
+    };
+    const trade = {
+      id: '1000000007',
+      fillID: 'f9',
+      fillQuantity: '10',
+      fillPrice: '800.00',
+      averagePrice: '800.00',
+      fillShares: '10',
+    };
+    const asked: string[] = [];
+    const broker = {
+      orderBook: async () => [],
+      tradeBook: async () => [trade as TradeBookRecord],
+      orderHistory: async (id: string) => {
+        asked.push(id);
+        return [history as OrderHistoryRecord];
+      },
+    } as unknown as Broker;
+    const events: OrderEvent[] = [];
+    const tracked = order();
+    const tracker = new OrderTracker({
+      broker,
+      clock: new VirtualClock(0),
+      logger: pino({ level: 'silent' }),
+      intervalMs: 1_000,
+      unknownGraceMs: 5_000,
+      emit: (e) => events.push(e),
+      persist: () => {},
+      onAbsent: () => {},
+      onPollError: () => {},
+      isPaused: () => false,
+    });
+    tracker.track(tracked);
+    await tracker.poll();
+    expect(asked).toEqual(['1000000007']);
+    expect(events.map((e) => e.type)).toEqual(['OrderOpened', 'OrderFilled']);
+    expect(tracked.status).toBe('complete');
+    await tracker.poll();
+    expect(asked).toHaveLength(1);
+  });
+});
