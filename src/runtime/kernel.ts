@@ -1,19 +1,23 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { BehaviorSubject, defer, type Observable, Subject, type Subscription } from 'rxjs';
 import type { Holidays } from '../api/schemas/utilities.ts';
 import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
+import { Recorder } from '../backtest/recorder.ts';
 import { CalendarStore } from '../calendar/calendar-store.ts';
 import { beforeClose$ } from '../calendar/schedules.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import { LiveClock } from '../clock/live-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
-import { formatRupees } from '../domain/money.ts';
+import { formatRupees, parseRupees } from '../domain/money.ts';
 import type { Broker } from '../execution/broker.ts';
 import { ExecutionEngine, type SessionGate } from '../execution/execution-engine.ts';
+import { type Journal, MemoryJournal } from '../execution/journal.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
+import type { RiskLimits } from '../execution/risk/risk-limits.ts';
+import { SqliteJournal } from '../execution/sqlite-journal.ts';
 import { MarketDataBus } from '../market-data/market-data-bus.ts';
 import {
   type OptionChainSource,
@@ -24,7 +28,6 @@ import type { SessionOracle } from '../market-data/session-oracle.ts';
 import { buildContext } from '../strategy/build-context.ts';
 import type { RoutedIntent } from '../strategy/intents.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
-import { Recorder } from '../backtest/recorder.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from './embedded-simulator.ts';
 import { PaperBroker } from './paper-broker.ts';
 
@@ -50,6 +53,27 @@ function recordingFolderName(at: number): string {
   return new Date(at).toISOString().replace(/[:.]/g, '-');
 }
 
+/** Risk limits of a config: rupees there, paise here. */
+export function riskLimitsOf(config: RunnerConfig): RiskLimits {
+  const { risk } = config;
+  return {
+    maxOrderQuantity: risk.maxOrderQuantity,
+    maxOrderValue: parseRupees(String(risk.maxOrderValue)),
+    maxOpenOrders: risk.maxOpenOrders,
+    maxPositionPerInstrument: risk.maxPositionPerInstrument,
+    dailyMaxLoss: parseRupees(String(risk.dailyMaxLoss)),
+    flattenOnKill: risk.flattenOnKill,
+    marketProtectionPercent: risk.marketProtectionPercent,
+    maxOrdersPerDay: 3_000,
+  };
+}
+
+/** Removes a file left by an earlier run and returns its path. */
+async function freshFile(path: string): Promise<string> {
+  for (const suffix of ['', '-wal', '-shm']) await rm(`${path}${suffix}`, { force: true });
+  return path;
+}
+
 /** Options of {@link Kernel.create}. */
 export interface KernelOptions {
   config: RunnerConfig;
@@ -65,6 +89,8 @@ export interface KernelOptions {
    * source, nothing is fetched over HTTP and the mode must be `paper`.
    */
   source?: MarketSource;
+  /** Execution's journal; default SQLite in the state folder (in memory with a `source`). */
+  journal?: Journal;
   /**
    * Record everything the market-data source answers into this folder (the `record`
    * command); without it, `recording.enabled` in the config picks a folder per run.
@@ -218,12 +244,32 @@ export class Kernel {
       isOpen: (at) => calendarStore.calendar?.isOpen(at) ?? false,
       nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
     };
+    // Live orders are recovered from the journal after a restart. Paper orders live in
+    // the in-process paper broker, which a restart empties, so each paper run starts a
+    // fresh journal (kept for `tiqs-runner orders` until the next run).
+    // A replayed market (backtests, sweeps in parallel) keeps its journal in memory.
+    const journal: Journal =
+      options.journal ??
+      (options.source !== undefined
+        ? new MemoryJournal()
+        : config.mode === 'live'
+          ? new SqliteJournal(join(stateDir, 'journal.sqlite'))
+          : new SqliteJournal(await freshFile(join(stateDir, 'paper-journal.sqlite'))));
+    const lastPrice = (token: string) => {
+      const full = bus.latest(Number(token), 'full')?.quote;
+      const ltp = full?.ltp ?? bus.latest(Number(token), 'ltp')?.quote.ltp;
+      if (ltp === undefined) return undefined;
+      return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
+    };
     const engine = new ExecutionEngine({
       broker,
       clock,
       logger: log('execution'),
       sessions: gate,
       trackIntervalMs: config.execution.trackIntervalMs,
+      journal,
+      quote: lastPrice,
+      risk: riskLimitsOf(config),
     });
 
     const kernel = new Kernel(
@@ -252,8 +298,10 @@ export class Kernel {
     if (calendar === undefined) {
       log.error({ status }, 'no trading calendar: refusing to trade until one can be loaded');
     }
-    this.engine.start();
     this.subscriptions.push(this.engine.events$.subscribe((e) => this.onOrderEvent(e)));
+    const recovered = await this.engine.recover();
+    if (recovered.orders > 0) log.info(recovered, 'recovered orders and fills from the journal');
+    this.engine.start();
     this.subscriptions.push(
       this.bus.health$.subscribe((h) => {
         if (h.status !== 'ok') log.warn({ health: h }, 'market data health');
@@ -312,6 +360,7 @@ export class Kernel {
     if (this.config.execution.cancelOpenOrdersOnShutdown) await this.engine.cancelAll();
     await this.engine.poll();
     this.engine.stop();
+    this.engine.close();
     for (const sub of this.subscriptions) sub.unsubscribe();
     this.bus.close();
     this.recorder?.close();
@@ -379,11 +428,7 @@ export class Kernel {
   }
 
   private publishPositions(): void {
-    for (const p of this.engine.positions.positions()) {
-      const token = Number(p.token);
-      const ltp = (this.bus.latest(token, 'ltp') ?? this.bus.latest(token, 'full'))?.quote.ltp;
-      if (ltp !== undefined) this.engine.positions.mark(p.token, ltp);
-    }
+    this.engine.markAndCheck();
     this.positions$.next(this.engine.positions.positions());
   }
 
