@@ -7,6 +7,11 @@ import type { Broker } from './broker.ts';
 import type { OrderEvent } from './order-events.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
 
+/** A cover order's stop-loss leg, as the book marks it. */
+function isStopLeg(record: OrderBookRecord): boolean {
+  return record.snoOrderDirection === 'SL' && record.snoOrderID !== '';
+}
+
 /** The fields of an order's state that the book and the history share. */
 type OrderState = Pick<
   OrderBookRecord,
@@ -128,8 +133,12 @@ export class OrderTracker {
   /** Applies a snapshot of the books: the heart of tracking, also used at start-up. */
   reconcile(book: readonly OrderBookRecord[], trades: readonly TradeBookRecord[]): TrackedOrder[] {
     const missing: TrackedOrder[] = [];
+    this.adoptStopLegs(book);
     const now = this.options.clock.now();
-    const byTag = new Map(book.filter((r) => r.tags !== '').map((r) => [r.tags, r]));
+    // A cover order's stop leg carries its parent's tag; only main legs are found by tag.
+    const byTag = new Map(
+      book.filter((r) => r.tags !== '' && !isStopLeg(r)).map((r) => [r.tags, r]),
+    );
     const byId = new Map(book.map((r) => [r.id, r]));
     for (const order of this.orders.values()) {
       if (isFinal(order.status)) continue;
@@ -165,6 +174,58 @@ export class OrderTracker {
       this.options.persist(order);
     }
     return missing;
+  }
+
+  /**
+   * A filled cover order spawns a stop-loss leg at the exchange (linked by `snoOrderID`).
+   * Its fills move the position, so it is tracked like an order of the same intent:
+   * intent `<id>/stop`, tag `<tag>/SL`.
+   */
+  private adoptStopLegs(book: readonly OrderBookRecord[]): void {
+    const known = new Set<string>();
+    const parents = new Map<string, TrackedOrder>();
+    for (const o of this.orders.values()) {
+      if (o.orderId !== undefined) known.add(o.orderId);
+      if (o.orderId !== undefined && o.variety === 'cover') parents.set(o.orderId, o);
+    }
+    for (const record of book) {
+      if (!isStopLeg(record) || known.has(record.id)) continue;
+      const parent = parents.get(record.snoOrderID);
+      if (parent === undefined) continue;
+      const quantity = Number(record.quantity);
+      const leg: TrackedOrder = {
+        strategyId: parent.strategyId,
+        intentId: `${parent.intentId}/stop`,
+        tag: `${parent.tag}/SL`,
+        variety: 'cover',
+        intent: {
+          ...parent.intent,
+          id: `${parent.intentId}/stop`,
+          side: parent.intent.side === 'B' ? 'S' : 'B',
+          quantity,
+          orderType: 'SL-MKT',
+          reason: 'stop-loss leg of a cover order',
+        },
+        request: parent.request,
+        orderId: record.id,
+        status: 'pending',
+        quantity,
+        filledQuantity: 0,
+        fills: new Set(),
+        replacements: 0,
+        modifications: 0,
+        placedAt: this.options.clock.now(),
+        acceptedSeen: false,
+        openedSeen: false,
+        system: true,
+      };
+      this.track(leg);
+      this.options.persist(leg);
+      this.options.logger.info(
+        { tag: leg.tag, orderId: record.id, parent: parent.orderId },
+        'following the stop leg of a cover order',
+      );
+    }
   }
 
   private base(order: TrackedOrder) {

@@ -93,6 +93,30 @@ describe('execution against the simulator: lifecycle', () => {
   });
 });
 
+describe('execution against the simulator: cover orders', () => {
+  it('follows the stop leg of a cover order: its fill flattens the position', async () => {
+    const { engine, events, sim, clock } = await setUp(MORNING);
+    const ltp = sim.exchange.quote('ltp', 3045).ltp;
+    await engine.submit(
+      placeIntent('cover', { variety: 'cover', bookLossPrice: Math.floor(ltp / 5) * 5 - 5 }),
+    );
+    await engine.poll();
+    expect(engine.positions.positions('s1')[0]?.netQuantity).toBe(10);
+    for (
+      let i = 0;
+      i < 600 && !events.some((e) => e.type === 'OrderFilled' && e.intentId === 'cover/stop');
+      i++
+    ) {
+      clock.advanceBy(5_000);
+      await engine.poll();
+    }
+    const stop = events.filter((e) => e.intentId === 'cover/stop').map((e) => e.type);
+    expect(stop).toContain('OrderFilled');
+    expect(engine.positions.positions('s1')[0]?.netQuantity).toBe(0);
+    expect(engine.orders('s1').find((o) => o.intentId === 'cover/stop')?.tag).toMatch(/\/SL$/);
+  });
+});
+
 describe('execution against the simulator: faults and recovery', () => {
   it('after a crash, recovers from the journal: state equals the books and no tag appears twice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tr-journal-'));
