@@ -113,4 +113,39 @@ describe('kernel in paper mode on the simulator', () => {
     await kernel.stop();
     expect(stats.count('cancelOrder')).toBe(0);
   });
+
+  it('squares off intraday positions before the close, in virtual time', async () => {
+    const clock = new VirtualClock(Date.parse('2026-11-20T15:17:00+05:30'));
+    sim = await startSimulator({ clock, seed: 11 });
+    const counter = countingFetch();
+    const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
+    const text = configText(stateDir)
+      .replace(/ {2}- id: thrower[\s\S]*?errors-later.ts\n/, '')
+      .replace('execution:\n', 'execution:\n  squareOffMinutesBeforeClose: 10\n');
+    kernel = await Kernel.create({
+      config: parseConfig(text, 'config/test.yaml', {}),
+      configFile: join(process.cwd(), 'config', 'test.yaml'),
+      logger: pino({ level: 'silent' }),
+      clock,
+      endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
+      fetch: counter.fetch,
+    });
+    const events: OrderEvent[] = [];
+    kernel.engine.events$.subscribe((e) => events.push(e));
+    await kernel.start();
+    for (let second = 0; second < 30; second++) {
+      clock.advanceBy(1_000);
+      await settle(counter.state);
+    }
+    expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(10);
+    const sells = () => events.filter((e) => e.type === 'OrderSubmitted' && e.intent.side === 'S');
+    expect(sells()).toHaveLength(0);
+    // 15:20 IST is ten minutes before the 15:30 close.
+    while (clock.now() < Date.parse('2026-11-20T15:20:30+05:30')) {
+      clock.advanceBy(1_000);
+      await settle(counter.state);
+    }
+    expect(sells()).toHaveLength(1);
+    expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(0);
+  });
 });
