@@ -220,12 +220,25 @@ export class ExecutionEngine {
   async cancelAll(strategyId?: string): Promise<void> {
     for (const o of this.tracker.active()) {
       if (strategyId !== undefined && o.strategyId !== strategyId) continue;
-      if (o.orderId === undefined) continue;
-      try {
-        await this.options.broker.cancelOrder(o.variety, o.orderId);
-      } catch (err) {
-        this.options.logger.warn({ err, tag: o.tag }, 'cancel failed');
-      }
+      await this.requestCancel(o);
+    }
+  }
+
+  /**
+   * Asks once to cancel an order. A failure is logged, not thrown: the order may have
+   * filled or been cancelled meanwhile, and the next poll tells which.
+   */
+  private async requestCancel(order: TrackedOrder): Promise<void> {
+    if (order.orderId === undefined || order.cancelRequested === true) return;
+    order.cancelRequested = true;
+    try {
+      await this.options.broker.cancelOrder(order.variety, order.orderId);
+    } catch (err) {
+      if (err instanceof SessionError) throw err;
+      this.options.logger.warn(
+        { err, tag: order.tag },
+        'cancel failed; the next poll will tell where the order stands',
+      );
     }
   }
 
@@ -549,9 +562,7 @@ export class ExecutionEngine {
           o.strategyId === intent.strategyId &&
           (intent.token === undefined || o.intent.instrument.token === intent.token),
       );
-    for (const o of open) {
-      if (o.orderId !== undefined) await this.options.broker.cancelOrder(o.variety, o.orderId);
-    }
+    for (const o of open) await this.requestCancel(o);
     const positions = this.positions
       .positions(intent.strategyId)
       .filter(

@@ -30,6 +30,8 @@ export interface TrackedOrder {
   unknownSince?: number;
   /** Re-placements made for this intent after a confirmed absence. */
   replacements: number;
+  /** A cancellation was sent (kill switch, square-off, shutdown); not sent twice. */
+  cancelRequested?: boolean;
   /** Refused with 401/403 before reaching the book; re-sent after the pause. */
   sessionRefused?: boolean;
   /** Limit price the book last showed, paise. */

@@ -93,6 +93,30 @@ describe('execution against the simulator: lifecycle', () => {
   });
 });
 
+describe('execution against the simulator: kill switch that flattens', () => {
+  it('cancels open orders and squares off every position when it trips', async () => {
+    let mark = 0;
+    const { engine, events, sim } = await setUp(MORNING, {
+      risk: { dailyMaxLoss: 10_000, flattenOnKill: true },
+      quote: () => (mark === 0 ? undefined : { ltp: mark, lowerLimit: 0, upperLimit: 0 }),
+    });
+    const ltp = sim.exchange.quote('ltp', 3045).ltp;
+    await engine.submit(placeIntent('entry', { quantity: 10 }));
+    await engine.submit(
+      placeIntent('resting', { orderType: 'LMT', price: Math.floor((ltp * 0.97) / 5) * 5 }),
+    );
+    await engine.poll();
+    mark = (engine.positions.positions('s1')[0]?.averagePrice ?? 0) - 2_000;
+    engine.markAndCheck();
+    await until(() => sim.stats.count('placeOrder') === 3);
+    await engine.poll();
+    expect(engine.killed).toBe(true);
+    expect(sim.stats.count('cancelOrder')).toBe(1);
+    expect(engine.positions.positions('s1')[0]?.netQuantity).toBe(0);
+    expect(events.some((e) => e.type === 'OrderCancelled' && e.intentId === 'resting')).toBe(true);
+  });
+});
+
 describe('execution against the simulator: cover orders', () => {
   it('follows the stop leg of a cover order: its fill flattens the position', async () => {
     const { engine, events, sim, clock } = await setUp(MORNING);
