@@ -9,7 +9,6 @@ import type { OrderEvent } from '../../src/execution/order-events.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
 
-const START = Date.parse('2026-11-20T09:20:00+05:30');
 let sim: RunningSimulator | undefined;
 let kernel: Kernel | undefined;
 
@@ -63,28 +62,34 @@ logging:
   summaryIntervalSeconds: 0
 `;
 
+/** Starts a simulator and a paper kernel on one virtual clock; steps time with `step`. */
+async function startPaperKernel(start: string, edit: (text: string) => string = (t) => t) {
+  const clock = new VirtualClock(Date.parse(start));
+  sim = await startSimulator({ clock, seed: 11 });
+  const counter = countingFetch();
+  const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
+  kernel = await Kernel.create({
+    config: parseConfig(edit(configText(stateDir)), 'config/test.yaml', {}),
+    configFile: join(process.cwd(), 'config', 'test.yaml'),
+    logger: pino({ level: 'silent' }),
+    clock,
+    endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
+    fetch: counter.fetch,
+  });
+  const events: OrderEvent[] = [];
+  kernel.engine.events$.subscribe((e) => events.push(e));
+  await kernel.start();
+  const step = async (): Promise<void> => {
+    clock.advanceBy(1_000);
+    await settle(counter.state);
+  };
+  return { clock, sim, kernel, events, step };
+}
+
 describe('kernel in paper mode on the simulator', () => {
   it('trades on simulated fills, sends no order request, and survives faulty strategies', async () => {
-    const clock = new VirtualClock(START);
-    sim = await startSimulator({ clock, seed: 11 });
-    const counter = countingFetch();
-    const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
-    const config = parseConfig(configText(stateDir), 'config/test.yaml', {});
-    kernel = await Kernel.create({
-      config,
-      configFile: join(process.cwd(), 'config', 'test.yaml'),
-      logger: pino({ level: 'silent' }),
-      clock,
-      endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
-      fetch: counter.fetch,
-    });
-    const events: OrderEvent[] = [];
-    kernel.engine.events$.subscribe((e) => events.push(e));
-    await kernel.start();
-    for (let second = 0; second < 20; second++) {
-      clock.advanceBy(1_000);
-      await settle(counter.state);
-    }
+    const { kernel, sim, events, step } = await startPaperKernel('2026-11-20T09:20:00+05:30');
+    for (let second = 0; second < 20; second++) await step();
 
     const types = events.filter((e) => e.strategyId === 'buyer').map((e) => e.type);
     expect(types).toContain('OrderSubmitted');
@@ -115,36 +120,19 @@ describe('kernel in paper mode on the simulator', () => {
   });
 
   it('squares off intraday positions before the close, in virtual time', async () => {
-    const clock = new VirtualClock(Date.parse('2026-11-20T15:17:00+05:30'));
-    sim = await startSimulator({ clock, seed: 11 });
-    const counter = countingFetch();
-    const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
-    const text = configText(stateDir)
-      .replace(/ {2}- id: thrower[\s\S]*?errors-later.ts\n/, '')
-      .replace('execution:\n', 'execution:\n  squareOffMinutesBeforeClose: 10\n');
-    kernel = await Kernel.create({
-      config: parseConfig(text, 'config/test.yaml', {}),
-      configFile: join(process.cwd(), 'config', 'test.yaml'),
-      logger: pino({ level: 'silent' }),
-      clock,
-      endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
-      fetch: counter.fetch,
-    });
-    const events: OrderEvent[] = [];
-    kernel.engine.events$.subscribe((e) => events.push(e));
-    await kernel.start();
-    for (let second = 0; second < 30; second++) {
-      clock.advanceBy(1_000);
-      await settle(counter.state);
-    }
+    const { kernel, clock, events, step } = await startPaperKernel(
+      '2026-11-20T15:17:00+05:30',
+      (text) =>
+        text
+          .replace(/ {2}- id: thrower[\s\S]*?errors-later.ts\n/, '')
+          .replace('execution:\n', 'execution:\n  squareOffMinutesBeforeClose: 10\n'),
+    );
+    for (let second = 0; second < 30; second++) await step();
     expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(10);
     const sells = () => events.filter((e) => e.type === 'OrderSubmitted' && e.intent.side === 'S');
     expect(sells()).toHaveLength(0);
     // 15:20 IST is ten minutes before the 15:30 close.
-    while (clock.now() < Date.parse('2026-11-20T15:20:30+05:30')) {
-      clock.advanceBy(1_000);
-      await settle(counter.state);
-    }
+    while (clock.now() < Date.parse('2026-11-20T15:20:30+05:30')) await step();
     expect(sells()).toHaveLength(1);
     expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(0);
   });
