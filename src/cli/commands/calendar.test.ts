@@ -149,9 +149,10 @@ describe('tiqs-runner calendar against the service', () => {
     );
     const report = JSON.parse(await runWith(fake)) as CalendarReport;
     expect(report).toMatchObject({ source: 'service', nextOpen: '2026-12-28T09:15:00.000+05:30' });
-    const [url, init] = fake.mock.calls[0] ?? [];
-    expect(url).toBe('http://sim.local:8080/info/holidays');
-    expect(init?.headers).toMatchObject({ appId: 'app-1', token: 'secret-token-xyz' });
+    const request = fake.mock.calls[0]?.[0] as Request;
+    expect(request.url).toBe('http://sim.local:8080/info/holidays');
+    expect(request.headers.get('appId')).toBe('app-1');
+    expect(request.headers.get('token')).toBe('secret-token-xyz');
   });
 
   it('--base-url wins over the environment', async () => {
@@ -159,7 +160,7 @@ describe('tiqs-runner calendar against the service', () => {
       Response.json({ status: 'success', data: holidays }),
     );
     await runWith(fake, ['--base-url', 'http://127.0.0.1:9']);
-    expect(fake.mock.calls[0]?.[0]).toBe('http://127.0.0.1:9/info/holidays');
+    expect((fake.mock.calls[0]?.[0] as Request).url).toBe('http://127.0.0.1:9/info/holidays');
   });
 
   it.each([
@@ -171,20 +172,19 @@ describe('tiqs-runner calendar against the service', () => {
           { status: 401 },
         ),
       message:
-        'http://sim.local:8080/info/holidays answered HTTP 401: Invalid session (Unauthorized)',
+        'could not get the holidays from http://sim.local:8080: holidays: session expired or invalid (HTTP 401)',
     },
     {
       what: 'a network failure',
       fetch: async () => {
         throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') });
       },
-      message:
-        'could not reach http://sim.local:8080/info/holidays: fetch failed: connect ECONNREFUSED',
+      message: 'could not get the holidays from http://sim.local:8080: holidays: network failure',
     },
     {
       what: 'an unexpected body',
       fetch: async () => Response.json({ status: 'success', data: { holidays: [] } }),
-      message: /sent an unexpected body/,
+      message: /invalid response at data\.holidays/,
     },
   ])('fails clearly on $what, never showing the token', async ({ fetch: impl, message }) => {
     const failing = runWith(impl as typeof fetch);
@@ -193,12 +193,21 @@ describe('tiqs-runner calendar against the service', () => {
     expect(error instanceof Error && error.message).not.toContain('secret-token-xyz');
   });
 
+  it("--config with the embedded broker reads the simulator's calendar", async () => {
+    let out = '';
+    await calendarCommand({ env: {}, write: (t) => (out += t) }).parseAsync(
+      ['--config', 'config/paper.yaml', '--at', '2026-11-08T18:30+05:30', '--json'],
+      { from: 'user' },
+    );
+    expect(JSON.parse(out)).toMatchObject({ open: true, phase: 'open' });
+  });
+
   it('asks for credentials when they are missing', async () => {
     const cmd = calendarCommand({ env: {}, write: () => {} });
     await expect(
       cmd.parseAsync(['--at', '2026-12-24T16:00+05:30'], { from: 'user' }),
     ).rejects.toThrow(
-      'set TIQS_APP_ID and TIQS_ACCESS_TOKEN to ask the service at https://api.tiqs.trading, or pass --holidays FILE',
+      'set TIQS_APP_ID and TIQS_ACCESS_TOKEN (or pass --config F) to ask the service at https://api.tiqs.trading, or pass --holidays FILE',
     );
   });
 });

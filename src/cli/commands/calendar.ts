@@ -1,13 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { DateTime } from 'luxon';
-import { errorEnvelopeSchema, successEnvelopeSchema } from '../../api/schemas/envelope.ts';
+import { successEnvelopeSchema } from '../../api/schemas/envelope.ts';
 import { type Holidays, holidaysSchema } from '../../api/schemas/utilities.ts';
+import { DEFAULT_BASE_URL, TiqsClient } from '../../api/tiqs-client.ts';
 import { toEpochMs } from '../../calendar/instant.ts';
 import { IST_ZONE, toIstIso } from '../../calendar/ist.ts';
 import { type Session, TradingCalendar } from '../../calendar/trading-calendar.ts';
 import { LiveClock } from '../../clock/live-clock.ts';
+import { loadConfig } from '../../config/load-config.ts';
 import { EXCHANGES, type Exchange } from '../../domain/order-params.ts';
+import { readTokenFile } from '../../runtime/kernel.ts';
+import { SIM_HOLIDAYS } from '../../sim/sim-holidays.ts';
 
 /** What `calendar --json` prints. */
 export interface CalendarReport {
@@ -50,16 +54,16 @@ interface CalendarCliOptions {
   json?: boolean;
   exchange: Exchange;
   baseUrl?: string;
+  config?: string;
 }
 
-const DEFAULT_BASE_URL = 'https://api.tiqs.trading';
 const FETCH_TIMEOUT_MS = 10_000;
 
 /**
  * `tiqs-runner calendar [--at ISO-8601] [--holidays FILE] [--exchange NSE] [--json]`:
  * whether the market is open at an instant, its phase, that day's sessions, and the next
- * open and close. Without `--holidays`, asks the service (`--base-url` or `TIQS_BASE_URL`,
- * with `TIQS_APP_ID` and `TIQS_ACCESS_TOKEN`).
+ * open and close. Without `--holidays`, asks the service of `--config`'s broker, or
+ * the one of `--base-url`/`TIQS_BASE_URL` with `TIQS_APP_ID` and `TIQS_ACCESS_TOKEN`.
  *
  * @example
  * ```sh
@@ -79,6 +83,10 @@ export function calendarCommand(deps: CalendarCommandDeps = {}): Command {
     .addOption(
       new Option('--exchange <exchange>', 'exchange segment').choices(EXCHANGES).default('NSE'),
     )
+    .option(
+      '-c, --config <file>',
+      "ask the service of this config's broker (embedded: the simulator's calendar)",
+    )
     .option('--base-url <url>', `service base URL (env TIQS_BASE_URL, default ${DEFAULT_BASE_URL})`)
     .option('--json', 'print one JSON object')
     .showHelpAfterError()
@@ -91,7 +99,7 @@ export function calendarCommand(deps: CalendarCommandDeps = {}): Command {
           : toEpochMs(options.at);
       const data =
         options.holidays === undefined
-          ? await fetchHolidays(options.baseUrl, deps)
+          ? await fetchHolidays(options, deps)
           : await readHolidaysFile(options.holidays);
       const calendar = TradingCalendar.fromHolidays(data);
       const report = buildReport(
@@ -198,45 +206,52 @@ async function readHolidaysFile(file: string): Promise<Holidays> {
   return parsed.data;
 }
 
-async function fetchHolidays(
-  baseUrlOption: string | undefined,
-  deps: CalendarCommandDeps,
-): Promise<Holidays> {
-  const env = deps.env ?? process.env;
-  const base = (baseUrlOption ?? env.TIQS_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+/** Where to ask for holidays when no file is given. */
+async function endpointOf(
+  options: CalendarCliOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ baseUrl: string; appId: string; token: string } | 'embedded'> {
+  if (options.config !== undefined) {
+    const config = await loadConfig(options.config, env);
+    if (config.broker.baseUrl === 'embedded') return 'embedded';
+    return {
+      baseUrl: options.baseUrl ?? config.broker.baseUrl,
+      appId: config.broker.appId ?? '',
+      token: config.broker.token ?? (await readTokenFile(config.broker.tokenFile)),
+    };
+  }
+  const baseUrl = (options.baseUrl ?? env.TIQS_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const appId = env.TIQS_APP_ID;
   const token = env.TIQS_ACCESS_TOKEN;
   if (appId === undefined || appId === '' || token === undefined || token === '') {
     throw new Error(
-      `set TIQS_APP_ID and TIQS_ACCESS_TOKEN to ask the service at ${base}, or pass --holidays FILE`,
+      `set TIQS_APP_ID and TIQS_ACCESS_TOKEN (or pass --config F) to ask the service at ${baseUrl}, or pass --holidays FILE`,
     );
   }
-  const url = `${base}/info/holidays`;
-  let response: Response;
+  return { baseUrl, appId, token };
+}
+
+/** The holidays operation through the typed client: envelope, schema and errors included. */
+async function fetchHolidays(
+  options: CalendarCliOptions,
+  deps: CalendarCommandDeps,
+): Promise<Holidays> {
+  const endpoint = await endpointOf(options, deps.env ?? process.env);
+  // The embedded simulator serves exactly this calendar; no need to start it.
+  if (endpoint === 'embedded') return SIM_HOLIDAYS;
+  const client = new TiqsClient({
+    ...endpoint,
+    timeoutMs: FETCH_TIMEOUT_MS,
+    retry: { limit: 0 },
+    ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+  });
   try {
-    response = await (deps.fetch ?? fetch)(url, {
-      headers: { appId, token, accept: 'application/json' },
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-    });
+    return await client.holidays();
   } catch (err) {
-    const cause =
-      err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-    throw new Error(`could not reach ${url}: ${errorText(err)}${cause}`, { cause: err });
+    throw new Error(`could not get the holidays from ${client.baseUrl}: ${errorText(err)}`, {
+      cause: err,
+    });
   }
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const failure = errorEnvelopeSchema.safeParse(body);
-    const detail = failure.success ? `: ${failure.data.message} (${failure.data.errorCode})` : '';
-    throw new Error(`${url} answered HTTP ${response.status}${detail}`);
-  }
-  const envelope = successEnvelopeSchema.safeParse(body);
-  const parsed = holidaysSchema.safeParse(envelope.success ? envelope.data.data : undefined);
-  if (!parsed.success) {
-    throw new Error(
-      `${url} sent an unexpected body: ${parsed.error.issues[0]?.message ?? 'not the holidays shape'}`,
-    );
-  }
-  return parsed.data;
 }
 
 function errorText(err: unknown): string {
