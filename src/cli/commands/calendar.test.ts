@@ -160,7 +160,8 @@ describe('tiqs-runner calendar against the service', () => {
       Response.json({ status: 'success', data: holidays }),
     );
     await runWith(fake, ['--base-url', 'http://127.0.0.1:9']);
-    expect((fake.mock.calls[0]?.[0] as Request).url).toBe('http://127.0.0.1:9/info/holidays');
+    const request = fake.mock.calls[0]?.[0] as Request | undefined;
+    expect(request?.url).toBe('http://127.0.0.1:9/info/holidays');
   });
 
   it.each([
