@@ -45,7 +45,7 @@ export interface Summary {
   /** Share of in-session samples holding a position, percent. */
   exposurePercent: number;
   maxExposure: Paise;
-  /** Quote and greeks answers the replay served to the bus. */
+  /** Quote and greeks records the replay decoded and pushed to the market, up to the end. */
   quoteEvents: number;
 }
 

@@ -15,8 +15,8 @@ import { RecordingError } from './recording-error.ts';
 /**
  * A cursor over a quote file's bytes: {@link next} steps to the following record and
  * exposes its kind, time and token without allocating; `quote()`/`greeks()` decode the
- * body only when asked. This is the one decoder, used by the replay source, the fast
- * replay and the benchmark's baseline alike.
+ * body only when asked. This is the one decoder, used by the replay market, the replay
+ * source and the benchmark's baseline alike.
  *
  * @example
  * ```ts

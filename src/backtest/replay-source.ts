@@ -39,6 +39,10 @@ const COVERING: Record<QuoteMode, readonly RecordKind[]> = {
  * - Holidays and option chains: the recorded snapshots (latest at or before now, else
  *   the earliest).
  *
+ * `runBacktest` asks it for holidays and option chains only; its quotes are pushed by
+ * `ReplayMarket`. Polling this source through a `MarketDataBus` still works (tests,
+ * tools), and indexes the file on the first quote request.
+ *
  * @example
  * ```ts
  * const replay = new ReplaySource(await readRecording(dir), clock);
@@ -47,10 +51,9 @@ const COVERING: Record<QuoteMode, readonly RecordKind[]> = {
  */
 export class ReplaySource implements MarketSource {
   private readonly reader: RecordReader;
-  private readonly series = new Map<string, Series>();
-  /** Quote and greeks records in the file. */
-  readonly records: number;
-  /** Quotes and greeks answered so far (the backtest's quote events). */
+  /** Built on the first quote or greeks request: a backtest asks this source for none. */
+  private index: { series: Map<string, Series>; records: number } | undefined;
+  /** Quotes and greeks answered so far. */
   served = 0;
 
   constructor(
@@ -58,27 +61,11 @@ export class ReplaySource implements MarketSource {
     private readonly clock: Clock,
   ) {
     this.reader = new RecordReader(recording.bytes, recording.dir);
-    const build = new Map<string, { times: number[]; offsets: number[] }>();
-    const scan = new RecordReader(recording.bytes, recording.dir);
-    let n = 0;
-    while (scan.next()) {
-      n += 1;
-      const key = `${scan.kind}:${scan.token}`;
-      let s = build.get(key);
-      if (s === undefined) {
-        s = { times: [], offsets: [] };
-        build.set(key, s);
-      }
-      s.times.push(scan.time);
-      s.offsets.push(scan.offset);
-    }
-    this.records = n;
-    for (const [key, s] of build) {
-      this.series.set(key, {
-        times: Float64Array.from(s.times),
-        offsets: Float64Array.from(s.offsets),
-      });
-    }
+  }
+
+  /** Quote and greeks records in the file. */
+  get records(): number {
+    return this.indexed().records;
   }
 
   /** First and last instants of the recording, epoch ms. */
@@ -150,13 +137,18 @@ export class ReplaySource implements MarketSource {
     return structuredClone(snap.entries);
   }
 
+  private indexed(): { series: Map<string, Series>; records: number } {
+    this.index ??= indexRecords(this.recording);
+    return this.index;
+  }
+
   /** Latest record of `kind` for `token` at or before `now` (binary search). */
   private latest(
     kind: RecordKind,
     token: number,
     now: number,
   ): { offset: number; time: number } | undefined {
-    const s = this.series.get(`${kind}:${token}`);
+    const s = this.indexed().series.get(`${kind}:${token}`);
     if (s === undefined) return undefined;
     let lo = 0;
     let hi = s.times.length;
@@ -168,6 +160,29 @@ export class ReplaySource implements MarketSource {
     if (lo === 0) return undefined;
     return { offset: s.offsets[lo - 1] ?? 0, time: s.times[lo - 1] ?? 0 };
   }
+}
+
+/** Offsets and times of every record, by kind and token, for binary search. */
+function indexRecords(recording: Recording): { series: Map<string, Series>; records: number } {
+  const build = new Map<string, { times: number[]; offsets: number[] }>();
+  const scan = new RecordReader(recording.bytes, recording.dir);
+  let records = 0;
+  while (scan.next()) {
+    records += 1;
+    const key = `${scan.kind}:${scan.token}`;
+    let s = build.get(key);
+    if (s === undefined) {
+      s = { times: [], offsets: [] };
+      build.set(key, s);
+    }
+    s.times.push(scan.time);
+    s.offsets.push(scan.offset);
+  }
+  const series = new Map<string, Series>();
+  for (const [key, s] of build) {
+    series.set(key, { times: Float64Array.from(s.times), offsets: Float64Array.from(s.offsets) });
+  }
+  return { series, records };
 }
 
 /** The snapshot taken last at or before `now`, else the first one. */

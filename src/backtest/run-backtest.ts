@@ -11,6 +11,7 @@ import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-s
 import { type CostModel, costModel } from './cost-model.ts';
 import { type EquityPoint, type Summary, summarize } from './metrics.ts';
 import { readRecording } from './read-recording.ts';
+import { ReplayMarket } from './replay-market.ts';
 import { ReplaySource } from './replay-source.ts';
 import { type RoundTrip, roundTrips } from './round-trips.ts';
 import { type FillRecord, type OrderCost, TradeLedger } from './trade-ledger.ts';
@@ -45,15 +46,14 @@ export interface RunBacktestOptions {
   logger?: Logger;
 }
 
-/** Virtual time is advanced in steps of this much, to report progress. */
-const STEP_MS = 60_000;
-
 /**
  * Runs a backtest through the one kernel: the spec's strategies, market-data bus,
  * calendar schedules, execution engine, order tracker and paper broker are the objects
- * of live and paper mode; only the clock (virtual) and the source (a replay of the
- * recording) differ. Virtual time moves timer by timer (`advanceToAsync`), letting
- * promise continuations run in between, with no sleeping.
+ * of live and paper mode; only the clock (virtual) and the market data differ: a
+ * {@link ReplayMarket} pushes each recorded quote at its instant (where the bus would
+ * poll), and a {@link ReplaySource} answers holidays and option chains. Virtual time
+ * moves instant by instant (the next timer or record), with one event-loop turn after
+ * each so promise continuations run in between, and no sleeping.
  *
  * @example
  * ```ts
@@ -72,6 +72,7 @@ export async function runBacktest(
   const to = bt.to === undefined ? recording.meta.endMs : Date.parse(bt.to);
   const clock = new VirtualClock(from);
   const source = new ReplaySource(recording, clock);
+  const market = new ReplayMarket(recording, clock);
   const stateDir = await mkdtemp(join(tmpdir(), 'tiqs-backtest-'));
   const params = options.params ?? {};
   const config: RunnerConfig = {
@@ -93,6 +94,7 @@ export async function runBacktest(
     logger,
     clock,
     source,
+    market,
   });
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));
@@ -116,19 +118,18 @@ export async function runBacktest(
       subs.push(clock.scheduler.schedule(tick, every));
     };
     await kernel.start();
-    // The instruments a recording kept polled are kept polled here too: the same bus
-    // demand gives the same poll plan, so the paper broker has its full quotes (depth)
-    // when it did while recording, and fills at the same instants.
+    // The instruments a recording kept polled are followed here too: the same demand
+    // means the same channels, so the paper broker (and the risk checks, through
+    // `latest`) have full quotes (depth) when they had them while recording.
     for (const i of config.recording.instruments) {
       subs.push(kernel.bus.quote$(i.token, i.mode).subscribe());
       if (i.greeks) subs.push(kernel.bus.greeks$([i.token]).subscribe());
     }
     subs.push(clock.scheduler.schedule(tick, every));
-    for (let t = from; t < to; ) {
-      t = Math.min(to, t + STEP_MS);
-      await clock.advanceToAsync(t);
-      options.onProgress?.((t - from) / Math.max(1, to - from));
-    }
+    await market.play(
+      to,
+      options.onProgress === undefined ? {} : { onProgress: options.onProgress },
+    );
     sample();
     await kernel.stop('backtest finished');
   } finally {
@@ -153,7 +154,7 @@ export async function runBacktest(
     orders: orders.length,
     intents: intents.length,
     intervalSeconds: bt.equityIntervalSeconds,
-    quoteEvents: source.served,
+    quoteEvents: market.events,
   });
   return {
     name: spec.name,

@@ -8,6 +8,7 @@ export {
   type MarketDataBusStats,
   type SubscribeOptions,
 } from './market-data-bus.ts';
+export type { MarketFeed } from './market-feed.ts';
 export { type MarketGreeks, type MarketQuote, sourceTimeOf } from './market-quote.ts';
 export { atmStrike, nearestStrike, strikeStep } from './options/atm-strike.ts';
 export {

@@ -16,6 +16,7 @@ import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from './health.ts';
 import { HealthTracker } from './health-tracker.ts';
+import type { MarketFeed } from './market-feed.ts';
 import { type MarketGreeks, type MarketQuote, sourceTimeOf } from './market-quote.ts';
 import { type FailureVerdict, PollGroup, type PollGroupHost } from './poll-group.ts';
 import {
@@ -142,7 +143,7 @@ type Kind = 'quotes' | 'greeks';
  * bus.health$.subscribe((e) => e.status !== 'ok' && logger.warn(e, 'market data'));
  * ```
  */
-export class MarketDataBus {
+export class MarketDataBus implements MarketFeed {
   private readonly source: QuoteSource;
   private readonly clock: Clock;
   private readonly sessions: SessionOracle;

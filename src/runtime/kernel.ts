@@ -19,6 +19,7 @@ import type { OrderEvent, Position } from '../execution/order-events.ts';
 import type { RiskLimits } from '../execution/risk/risk-limits.ts';
 import { SqliteJournal } from '../execution/sqlite-journal.ts';
 import { MarketDataBus } from '../market-data/market-data-bus.ts';
+import type { MarketFeed } from '../market-data/market-feed.ts';
 import {
   type OptionChainSource,
   resolveOptionChain,
@@ -89,6 +90,12 @@ export interface KernelOptions {
    * source, nothing is fetched over HTTP and the mode must be `paper`.
    */
   source?: MarketSource;
+  /**
+   * Market data pushed instead of polled: a backtest's `ReplayMarket`, which publishes
+   * each recorded quote at its instant. Default: a `MarketDataBus` polling the source.
+   * Like `source`, it needs mode `paper`.
+   */
+  market?: MarketFeed;
   /** Execution's journal; default SQLite in the state folder (in memory with a `source`). */
   journal?: Journal;
   /**
@@ -130,7 +137,7 @@ export class Kernel {
     readonly client: TiqsClient,
     readonly source: MarketSource,
     readonly calendarStore: CalendarStore,
-    readonly bus: MarketDataBus,
+    readonly bus: MarketFeed,
     readonly broker: Broker,
     readonly engine: ExecutionEngine,
     private readonly logger: Logger,
@@ -197,7 +204,7 @@ export class Kernel {
     // Recording taps the source, so it sees exactly what the bus polls, in every mode.
     const recorded = (s: MarketSource): MarketSource => recorder?.tap(s) ?? s;
     const source: MarketSource = recorded(options.source ?? client);
-    if (options.source !== undefined && config.mode !== 'paper') {
+    if ((options.source !== undefined || options.market !== undefined) && config.mode !== 'paper') {
       throw new Error(
         'a replayed market source needs mode: paper; a live broker cannot trade on replayed data',
       );
@@ -216,17 +223,19 @@ export class Kernel {
       isOpen: (at) => calendarStore.calendar?.isOpen(at) ?? false,
       nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
     };
-    const bus = new MarketDataBus({
-      source: recorded(options.source ?? busClient),
-      clock,
-      sessions,
-      logger: log('bus'),
-      intervalMs: config.marketData.intervalMs,
-      batchSize: config.marketData.batchSize,
-      warmupMs: config.marketData.warmupSeconds * 1_000,
-      staleAfterIntervals: config.marketData.staleAfterIntervals,
-      quoteRequestsPerSecond: config.marketData.requestsPerSecond,
-    });
+    const bus: MarketFeed =
+      options.market ??
+      new MarketDataBus({
+        source: recorded(options.source ?? busClient),
+        clock,
+        sessions,
+        logger: log('bus'),
+        intervalMs: config.marketData.intervalMs,
+        batchSize: config.marketData.batchSize,
+        warmupMs: config.marketData.warmupSeconds * 1_000,
+        staleAfterIntervals: config.marketData.staleAfterIntervals,
+        quoteRequestsPerSecond: config.marketData.requestsPerSecond,
+      });
 
     const broker: Broker =
       config.mode === 'paper'

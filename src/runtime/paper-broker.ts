@@ -16,7 +16,7 @@ import type { Clock } from '../clock/clock.ts';
 import { sleep } from '../clock/sleep.ts';
 import type { Variety } from '../domain/order-params.ts';
 import type { Broker } from '../execution/broker.ts';
-import type { MarketDataBus } from '../market-data/market-data-bus.ts';
+import type { MarketFeed } from '../market-data/market-feed.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from '../sim/engine/order-engine.ts';
 import { toHistory, toOrderBookRecord, toTradeBookRecord } from '../sim/engine/order-records.ts';
 import { toOrderParams } from '../sim/engine/to-order-params.ts';
@@ -30,7 +30,7 @@ const FIRST_QUOTE_WAIT_MS = 10_000;
 /** Options of {@link PaperBroker}. */
 export interface PaperBrokerOptions {
   clock: Clock;
-  bus: Pick<MarketDataBus, 'quote$'>;
+  bus: Pick<MarketFeed, 'quote$'>;
   hours: { isOpen(at: number): boolean };
   logger: Logger;
   /** Each order operation reaches the order engine this long after it is sent. Default 0. */

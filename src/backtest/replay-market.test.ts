@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { MarketQuote } from '../market-data/market-quote.ts';
+import type { Recording } from './read-recording.ts';
+import { RecordWriter } from './record-writer.ts';
+import { ReplayMarket } from './replay-market.ts';
+
+const T0 = Date.parse('2026-11-20T03:45:00Z');
+const ohlcv = (ltp: number) => ({
+  token: 1,
+  open: 95,
+  high: 110,
+  low: 94,
+  close: 90,
+  ltp,
+  ltt: 0,
+  oi: 0,
+  volume: 7,
+});
+
+function recording(): Recording {
+  const w = new RecordWriter(T0);
+  w.quote('ltp', { token: 1, ltp: 100, close: 90 }, T0);
+  w.quote('ltp', { token: 9, ltp: 5, close: 5 }, T0);
+  w.quote('ltp', { token: 1, ltp: 100, close: 90 }, T0 + 1_000); // unchanged
+  w.quote('ohlcv', ohlcv(105), T0 + 2_000);
+  w.greeks(2, { iv: 0.2, delta: 0.5, gamma: 0, theta: 0, vega: 0 }, T0 + 2_000);
+  w.quote('ohlcv', ohlcv(106), T0 + 3_000);
+  const meta = {
+    format: 'tiqs-runner-recording' as const,
+    version: 1 as const,
+    quoteFile: 'quotes.bin',
+    startMs: T0,
+    endMs: T0 + 3_000,
+    start: '',
+    end: '',
+    records: 6,
+    holidays: { holidays: {}, specialTradingDays: {} },
+    chainSymbols: [],
+    chains: [],
+  };
+  return { dir: 'mem', meta, bytes: w.bytes() };
+}
+
+describe('ReplayMarket', () => {
+  it('pushes each record at its instant, projected down, changes only, as the bus would', async () => {
+    const clock = new VirtualClock(T0);
+    const market = new ReplayMarket(recording(), clock);
+    const ltp: [number, number][] = [];
+    const full: MarketQuote[] = [];
+    market.quote$(1, 'ltp').subscribe((q) => ltp.push([q.receivedAt - T0, q.quote.ltp]));
+    market.quote$(1, 'full').subscribe((q) => full.push(q));
+    const greeks: number[] = [];
+    market.greeks$([2]).subscribe((g) => greeks.push(g.greeks.delta));
+    await market.play(T0 + 2_500);
+    // The unchanged quote at +1 s stays quiet; the ohlcv record is projected to ltp.
+    expect(ltp).toEqual([
+      [0, 100],
+      [2_000, 105],
+    ]);
+    expect(full).toEqual([]); // no record covers full
+    expect(greeks).toEqual([0.5]);
+    expect(clock.now()).toBe(T0 + 2_500);
+    expect(market.events).toBe(5); // token 9 is decoded and counted, though nobody follows it
+    expect(market.latest(1, 'ltp')?.quote).toEqual({ token: 1, ltp: 105, close: 90 });
+    expect(market.latest(9, 'ltp')).toBeUndefined(); // as the bus: only followed tokens
+    // A late subscriber of a lower mode is greeted from the richer channel's cache.
+    const late: number[] = [];
+    market.quote$(1, 'ohlcv').subscribe((q) => late.push(q.quote.ltp));
+    await market.play(T0 + 3_000);
+    expect(late).toEqual([106]);
+    expect(ltp.at(-1)).toEqual([3_000, 106]);
+    market.close();
+  });
+
+  it('fires timers between records in order, timers first at a shared instant, and lets promises settle before time moves', async () => {
+    const clock = new VirtualClock(T0);
+    const market = new ReplayMarket(recording(), clock);
+    const seen: string[] = [];
+    market.quote$(1, 'ltp').subscribe((q) => {
+      seen.push(`quote ${q.quote.ltp} @${clock.now() - T0}`);
+      // A continuation of a quote (a placement, say) runs before the next instant.
+      void Promise.resolve().then(() => seen.push(`then @${clock.now() - T0}`));
+    });
+    clock.scheduler.schedule(() => seen.push(`timer @${clock.now() - T0}`), 500);
+    clock.scheduler.schedule(() => seen.push(`timer @${clock.now() - T0}`), 2_000);
+    // A timer set from a continuation, due at once, still fires at its instant.
+    void Promise.resolve().then(() =>
+      clock.scheduler.schedule(() => seen.push(`chained @${clock.now() - T0}`), 0),
+    );
+    await market.play(T0 + 2_000);
+    expect(seen).toEqual([
+      'chained @0',
+      'quote 100 @0',
+      'then @0',
+      'timer @500',
+      'timer @2000',
+      'quote 105 @2000',
+      'then @2000',
+    ]);
+  });
+
+  it('completes its streams on close', () => {
+    const market = new ReplayMarket(recording(), new VirtualClock(T0));
+    let done = 0;
+    market.quote$(1, 'ltp').subscribe({ complete: () => done++ });
+    market.health$.subscribe({ complete: () => done++ });
+    market.close();
+    expect(done).toBe(2);
+    expect(market.status).toBe('ok');
+  });
+});

@@ -1,0 +1,293 @@
+import { Observable, Subject, type Subscriber } from 'rxjs';
+import type { Quote } from '../api/schemas/quote.ts';
+import type { VirtualClock } from '../clock/virtual-clock.ts';
+import type { QuoteMode } from '../domain/order-params.ts';
+import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
+import type { MarketDataBusStats } from '../market-data/market-data-bus.ts';
+import type { MarketFeed } from '../market-data/market-feed.ts';
+import { type MarketGreeks, type MarketQuote, sourceTimeOf } from '../market-data/market-quote.ts';
+import { MODES_ASCENDING, modeCovers, projectQuote } from '../market-data/project-quote.ts';
+import { sameQuote } from '../market-data/same-quote.ts';
+import { TokenChannel } from '../market-data/token-channel.ts';
+import type { Recording } from './read-recording.ts';
+import { RecordReader } from './record-reader.ts';
+
+type QuoteChannels = Partial<Record<QuoteMode, TokenChannel<MarketQuote>>>;
+
+/** Options of {@link ReplayMarket.play}. */
+export interface PlayOptions {
+  /** Called about once a virtual minute with the share of the window done (0..1). */
+  onProgress?: (done: number) => void;
+}
+
+/** How often (virtual ms) {@link ReplayMarket.play} reports progress. */
+const PROGRESS_EVERY_MS = 60_000;
+
+/** One event-loop turn: every pending promise continuation runs before it resolves. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The market of a backtest: a recording pushed, record by record, at the instants it was
+ * recorded, into the same per-token, per-mode channels the `MarketDataBus` keeps
+ * (last-value replay, richer modes projected down with `projectQuote`, unchanged quotes
+ * kept quiet with `sameQuote`, a new channel seeded from a richer one). The kernel, the
+ * strategies and the paper broker see it through {@link MarketFeed}, as they see the bus.
+ *
+ * A recording holds what the bus polled, stamped with the instant it asked, so pushing
+ * it gives subscribers what polling it gave them, without a poll loop: no per-request
+ * timers, promises or budget in the replay.
+ *
+ * {@link play} drives the virtual clock: instant by instant, the earliest of the next
+ * timer and the next record; timers due then fire, then the records of that instant are
+ * published, then one event-loop turn lets every promise continuation (the execution
+ * engine, the order tracker, the paper broker) run before time moves on.
+ *
+ * @example
+ * ```ts
+ * const market = new ReplayMarket(recording, clock);
+ * const kernel = await Kernel.create({ config, configFile, logger, clock, source, market });
+ * await kernel.start();
+ * await market.play(endMs);
+ * ```
+ */
+export class ReplayMarket implements MarketFeed {
+  private readonly reader: RecordReader;
+  /** Whether the reader stands on a record not yet published. */
+  private pending: boolean;
+  private readonly quoteTokens = new Map<number, QuoteChannels>();
+  private readonly greeksTokens = new Map<number, TokenChannel<MarketGreeks>>();
+  private readonly done = new Subject<never>();
+  private closed = false;
+  /** Records decoded and delivered so far (quotes and greeks): the backtest's events. */
+  events = 0;
+
+  /** Always `ok`: a recording neither fails nor pauses; gaps are simply no records. */
+  readonly health$: Observable<HealthEvent>;
+  /** Never emits: staleness is a property of polling, and a replay does not poll. */
+  readonly stale$: Observable<StaleEvent>;
+
+  constructor(
+    recording: Recording,
+    private readonly clock: VirtualClock,
+  ) {
+    this.reader = new RecordReader(recording.bytes, recording.dir);
+    this.pending = this.reader.next();
+    const started = clock.now();
+    this.health$ = new Observable<HealthEvent>((s) => {
+      s.next({ status: 'ok', at: started });
+      return this.done.subscribe(s);
+    });
+    this.stale$ = this.done.asObservable();
+  }
+
+  // --- MarketFeed -------------------------------------------------------------------
+
+  quotes$<M extends QuoteMode>(tokens: readonly number[], mode: M): Observable<MarketQuote<M>> {
+    const unique = [...new Set(tokens)];
+    return new Observable<MarketQuote<M>>((subscriber) => {
+      if (this.closed) {
+        subscriber.complete();
+        return undefined;
+      }
+      const sub = subscriber as unknown as Subscriber<MarketQuote>;
+      for (const token of unique) this.addQuote(token, mode, sub);
+      return () => {
+        if (this.closed) return;
+        for (const token of unique) this.removeQuote(token, mode, sub);
+      };
+    });
+  }
+
+  quote$<M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>> {
+    return this.quotes$([token], mode);
+  }
+
+  greeks$(tokens: readonly number[]): Observable<MarketGreeks> {
+    const unique = [...new Set(tokens)];
+    return new Observable<MarketGreeks>((subscriber) => {
+      if (this.closed) {
+        subscriber.complete();
+        return undefined;
+      }
+      for (const token of unique) {
+        let ch = this.greeksTokens.get(token);
+        if (ch === undefined) {
+          ch = new TokenChannel();
+          this.greeksTokens.set(token, ch);
+        }
+        ch.add(subscriber);
+      }
+      return () => {
+        if (this.closed) return;
+        for (const token of unique) {
+          const ch = this.greeksTokens.get(token);
+          ch?.remove(subscriber);
+          if (ch !== undefined && ch.size === 0) this.greeksTokens.delete(token);
+        }
+      };
+    });
+  }
+
+  latest<M extends QuoteMode>(token: number, mode: M): MarketQuote<M> | undefined {
+    return this.quoteTokens.get(token)?.[mode]?.last as MarketQuote<M> | undefined;
+  }
+
+  get status(): HealthStatus {
+    return 'ok';
+  }
+
+  get stats(): MarketDataBusStats {
+    return {
+      quoteRequests: 0,
+      greeksRequests: 0,
+      failedRequests: 0,
+      inFlightRequests: 0,
+      quoteTokens: this.quoteTokens.size,
+      greeksTokens: this.greeksTokens.size,
+      pollGroups: 0,
+    };
+  }
+
+  quoteTokenList(): number[] {
+    return [...this.quoteTokens.keys()].sort((a, b) => a - b);
+  }
+
+  /** Nothing to authenticate: the data is on disk. */
+  setCredentials(): void {}
+
+  /** Never paused. */
+  resume(): void {}
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const channels of this.quoteTokens.values()) {
+      for (const ch of Object.values(channels)) ch.complete();
+    }
+    for (const ch of this.greeksTokens.values()) ch.complete();
+    this.quoteTokens.clear();
+    this.greeksTokens.clear();
+    this.done.complete();
+  }
+
+  // --- replay -----------------------------------------------------------------------
+
+  /**
+   * Replays up to `to` (epoch ms, inclusive) on the clock: every timer due and every
+   * record recorded by then, in time order, timers first at a shared instant (as a poll's
+   * answer came after the timers of its instant). Records older than the clock's now
+   * (a window starting inside the recording) are published at once, in order.
+   */
+  async play(to: number, options: PlayOptions = {}): Promise<void> {
+    const { clock, reader } = this;
+    const from = clock.now();
+    let reportAt = from + PROGRESS_EVERY_MS;
+    for (;;) {
+      // Continuations of the previous instant (tracking polls, placements, strategies'
+      // promises) run now, all of them, before time moves: everything is in process.
+      await turn();
+      if (this.closed) return;
+      const due = clock.nextDue() ?? Number.POSITIVE_INFINITY;
+      const at = this.pending ? reader.time : Number.POSITIVE_INFINITY;
+      const next = Math.min(due, at);
+      if (next > to) break;
+      clock.advanceTo(next);
+      if (at <= next) this.publishUntil(clock.now());
+      if (options.onProgress !== undefined && next >= reportAt) {
+        reportAt = next + PROGRESS_EVERY_MS;
+        options.onProgress((next - from) / Math.max(1, to - from));
+      }
+    }
+    clock.advanceTo(to);
+    options.onProgress?.(1);
+  }
+
+  /** Publishes every record at or before `now`, in file order. */
+  private publishUntil(now: number): void {
+    const r = this.reader;
+    while (this.pending && r.time <= now) {
+      this.events += 1;
+      if (r.kind === 'greeks') this.publishGreeks(r.token, r.greeks(), now);
+      else this.publishQuote(r.kind, r.quote(), now);
+      this.pending = r.next();
+    }
+  }
+
+  /** As the bus ingests a polled quote: each covered mode's channel, changes only. */
+  private publishQuote(kind: QuoteMode, quote: Quote, receivedAt: number): void {
+    const channels = this.quoteTokens.get(quote.token);
+    if (channels === undefined) return;
+    const sourceTime = sourceTimeOf(quote, kind, receivedAt);
+    for (const m of MODES_ASCENDING) {
+      if (!modeCovers(kind, m)) break;
+      const channel = channels[m];
+      if (channel === undefined) continue;
+      const projected = projectQuote(quote, kind, m);
+      const next: MarketQuote = {
+        token: quote.token,
+        mode: m,
+        quote: projected,
+        sourceTime,
+        receivedAt,
+      };
+      const prev = channel.last;
+      // Unchanged: refresh the cache (late subscribers see the newest stamps) but stay quiet.
+      if (prev !== undefined && sameQuote(prev.quote, projected)) channel.last = next;
+      else channel.publish(next);
+    }
+  }
+
+  private publishGreeks(token: number, greeks: MarketGreeks['greeks'], receivedAt: number): void {
+    const channel = this.greeksTokens.get(token);
+    if (channel === undefined) return;
+    const prev = channel.last?.greeks;
+    const next: MarketGreeks = { token, greeks, receivedAt };
+    if (
+      prev !== undefined &&
+      prev.iv === greeks.iv &&
+      prev.delta === greeks.delta &&
+      prev.gamma === greeks.gamma &&
+      prev.theta === greeks.theta &&
+      prev.vega === greeks.vega
+    )
+      channel.last = next;
+    else channel.publish(next);
+  }
+
+  private addQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
+    let channels = this.quoteTokens.get(token);
+    if (channels === undefined) {
+      channels = {};
+      this.quoteTokens.set(token, channels);
+    }
+    let channel = channels[mode];
+    if (channel === undefined) {
+      channel = new TokenChannel(seedFrom(channels, mode));
+      channels[mode] = channel;
+    }
+    channel.add(subscriber);
+  }
+
+  private removeQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
+    const channels = this.quoteTokens.get(token);
+    const channel = channels?.[mode];
+    if (channels === undefined || channel === undefined) return;
+    channel.remove(subscriber);
+    if (channel.size > 0) return;
+    delete channels[mode];
+    if (Object.keys(channels).length === 0) this.quoteTokens.delete(token);
+  }
+}
+
+/** The richest cached quote covering `mode`, projected down, to greet a new channel (as the bus). */
+function seedFrom(channels: QuoteChannels, mode: QuoteMode): MarketQuote | undefined {
+  let best: MarketQuote | undefined;
+  for (const m of MODES_ASCENDING) {
+    if (!modeCovers(m, mode) || m === mode) continue;
+    const last = channels[m]?.last;
+    if (last !== undefined && (best === undefined || last.receivedAt >= best.receivedAt))
+      best = last;
+  }
+  if (best === undefined) return undefined;
+  return { ...best, mode, quote: projectQuote(best.quote, best.mode, mode) };
+}
