@@ -93,7 +93,7 @@ describe('parity: paper on the simulator vs a backtest of what it recorded', () 
     expect(paperFills.length).toBeGreaterThan(5);
     // …and the backtest asked for exactly the same, at the same virtual instants. There is
     // no difference to explain here: the recording stamps each answer with the instant
-    // the bus asked, and the replay answers a request at T with the record taken at T.
+    // the bus asked, and the replay publishes each record at that instant.
     // (Against the real service over HTTP, answers arrive later than asked; see
     // docs/backtests.md, "Parity".)
     expect(result.intents.map(key)).toEqual(paperIntents.map(key));
