@@ -100,6 +100,21 @@ describe('ReplayMarket', () => {
     ]);
   });
 
+  it('starts a window inside the recording with the newest record of each kind and token before it', async () => {
+    const clock = new VirtualClock(T0 + 2_500);
+    const market = new ReplayMarket(recording(), clock);
+    const ltp: [number, number][] = [];
+    market.quote$(1, 'ltp').subscribe((q) => ltp.push([q.receivedAt - T0, q.quote.ltp]));
+    await market.play(T0 + 3_000);
+    // ltp@1 s then ohlcv@2 s (the older ltp@0 is skipped), all at the window's start.
+    expect(ltp).toEqual([
+      [2_500, 100],
+      [2_500, 105],
+      [3_000, 106],
+    ]);
+    expect(market.events).toBe(5); // ltp 9, ltp 1 @1 s, ohlcv @2 s, greeks, ohlcv @3 s
+  });
+
   it('completes its streams on close', () => {
     const market = new ReplayMarket(recording(), new VirtualClock(T0));
     let done = 0;

@@ -175,12 +175,13 @@ export class ReplayMarket implements MarketFeed {
   /**
    * Replays up to `to` (epoch ms, inclusive) on the clock: every timer due and every
    * record recorded by then, in time order, timers first at a shared instant (as a poll's
-   * answer came after the timers of its instant). Records older than the clock's now
-   * (a window starting inside the recording) are published at once, in order.
+   * answer came after the timers of its instant). A window starting inside the
+   * recording first gets, at once, the newest record of each kind and token before it.
    */
   async play(to: number, options: PlayOptions = {}): Promise<void> {
     const { clock, reader } = this;
     const from = clock.now();
+    if (this.pending && reader.time < from) this.catchUp(from);
     let reportAt = from + PROGRESS_EVERY_MS;
     for (;;) {
       // Continuations of the previous instant (tracking polls, placements, strategies'
@@ -206,11 +207,37 @@ export class ReplayMarket implements MarketFeed {
   private publishUntil(now: number): void {
     const r = this.reader;
     while (this.pending && r.time <= now) {
-      this.events += 1;
-      if (r.kind === 'greeks') this.publishGreeks(r.token, r.greeks(), now);
-      else this.publishQuote(r.kind, r.quote(), now);
+      this.publishCurrent(now);
       this.pending = r.next();
     }
+  }
+
+  /**
+   * Records before `now`: only the newest of each kind and token is published (in file
+   * order), as the first poll of the window would have answered; older ones are skipped
+   * undecoded, so a late window neither bursts stale quotes nor pays for them.
+   */
+  private catchUp(now: number): void {
+    const r = this.reader;
+    const newest = new Map<string, number>();
+    while (this.pending && r.time < now) {
+      newest.set(`${r.kind}:${r.token}`, r.offset);
+      this.pending = r.next();
+    }
+    const resume = r.offset;
+    for (const offset of [...newest.values()].sort((a, b) => a - b)) {
+      r.seek(offset);
+      this.publishCurrent(now);
+    }
+    if (this.pending) r.seek(resume);
+  }
+
+  /** Decodes the reader's record and publishes it as received at `receivedAt`. */
+  private publishCurrent(receivedAt: number): void {
+    const r = this.reader;
+    this.events += 1;
+    if (r.kind === 'greeks') this.publishGreeks(r.token, r.greeks(), receivedAt);
+    else this.publishQuote(r.kind, r.quote(), receivedAt);
   }
 
   /** As the bus ingests a polled quote: each covered mode's channel, changes only. */
