@@ -18,10 +18,11 @@ import type { Variety } from '../domain/order-params.ts';
 import type { Broker } from '../execution/broker.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from '../sim/engine/order-engine.ts';
-import { toHistory, toOrderBookRecord, toTradeBookRecord } from '../sim/engine/order-records.ts';
+import { toHistory } from '../sim/engine/order-records.ts';
 import { toOrderParams } from '../sim/engine/to-order-params.ts';
 import { formatTimeStamp } from '../sim/ist-time.ts';
 import { SimError } from '../sim/sim-error.ts';
+import { BookRecordCache } from './book-record-cache.ts';
 import { BusMarketView, type InstrumentTerms } from './bus-market-view.ts';
 
 /** How long a placement waits for the first quote of an instrument not yet followed. */
@@ -48,6 +49,7 @@ export class PaperBroker implements Broker {
   readonly market: BusMarketView;
   private readonly engine: OrderEngine;
   private readonly feeds = new Map<number, Subscription>();
+  private readonly records = new BookRecordCache();
   private wasOpen: boolean;
 
   constructor(private readonly options: PaperBrokerOptions) {
@@ -116,14 +118,17 @@ export class PaperBroker implements Broker {
   }
 
   async orderBook(): Promise<OrderBookRecord[]> {
-    return this.engine.orders().map(toOrderBookRecord).reverse();
+    return this.engine
+      .orders()
+      .map((o) => this.records.order(o))
+      .reverse();
   }
 
   async tradeBook(): Promise<TradeBookRecord[]> {
     const out: TradeBookRecord[] = [];
     for (const fill of this.engine.fills()) {
       const order = this.engine.order(fill.orderId);
-      if (order !== undefined) out.push(toTradeBookRecord(order, fill));
+      if (order !== undefined) out.push(this.records.trade(order, fill));
     }
     return out.reverse();
   }
