@@ -7,6 +7,7 @@
  *
  * Run: node --expose-gc --import tsx bench/execution-latency.bench.ts
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,13 +21,28 @@ import { SqliteJournal } from '../src/execution/sqlite-journal.ts';
 import { toPlaceRequest } from '../src/execution/wire-order.ts';
 import { MarketDataBus } from '../src/market-data/market-data-bus.ts';
 import { fakeQuoteSource } from '../src/market-data/testing/fake-quote-source.ts';
-import { startSimulator } from '../src/sim/index.ts';
 import type { PlaceIntent } from '../src/strategy/intents.ts';
 
-const TICKS = 3_000;
-const WARMUP = 300;
+const TICKS = Number(process.env.BENCH_TICKS ?? 3_000);
+const WARMUP = Math.min(300, Math.floor(TICKS / 10));
 const logger = pino({ level: 'silent' });
-const sim = await startSimulator({ hours: 'always-open', rateLimits: false, seed: 1 });
+// The simulator runs in its own process, as the service would: its work and garbage
+// must not land in the measured process's heap.
+const simProcess = spawn(
+  process.execPath,
+  ['bin/tiqs-runner.js', 'sim', '--port', '0', '--always-open', '--no-rate-limits', '--seed', '1'],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const simUrl = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  simProcess.stdout.on('data', (chunk) => {
+    out += String(chunk);
+    const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+    if (m) resolve(m[0]);
+  });
+  simProcess.on('exit', (code) => reject(new Error(`simulator exited (${code})`)));
+});
+const sim = { url: simUrl, close: async () => void simProcess.kill('SIGTERM') };
 
 let sentAt = 0;
 const timedFetch: typeof fetch = (input, init) => {
@@ -102,16 +118,16 @@ bus
     void engine.submit({ ...intent, strategyId: 'bench' }).then(() => done.next());
   });
 for (let i = 0; i < TICKS + WARMUP; i++) {
-  const finished = new Promise<void>((resolve) =>
-    done.subscribe({ next: () => resolve() }).add(() => {}),
-  );
+  const finished = firstValueFrom(done);
   t0 = performance.now();
   clock.advanceBy(1_000);
   await finished;
   if (i >= WARMUP) framework.push(sentAt - t0);
+  // Order tracking, outside the timed window, so finished orders leave the active set.
+  if (i % 50 === 49) await engine.poll();
 }
 bus.close();
-engine.stop();
+await engine.stop();
 engine.close();
 await sim.close();
 

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import { OutcomeUnknownError } from '../api/errors/outcome-unknown-error.ts';
 import { SessionError } from '../api/errors/session-error.ts';
+import type { OrderBookRecord } from '../api/schemas/order-records.ts';
 import type { Clock } from '../clock/clock.ts';
 import type {
   CancelIntent,
@@ -31,8 +32,11 @@ export interface ExecutionEngineOptions {
   broker: Broker;
   clock: Clock;
   logger: Logger;
-  /** The calendar; `undefined` means none could be loaded, and nothing is sent. */
-  sessions: SessionGate | undefined;
+  /**
+   * The calendar, or a getter of the current one; `undefined` means none could be
+   * loaded, and nothing is sent.
+   */
+  sessions: SessionGate | undefined | (() => SessionGate | undefined);
   trackIntervalMs?: number;
   /** Grace before an unknown placement that is absent from the book counts as not placed. */
   unknownGraceMs?: number;
@@ -48,6 +52,9 @@ export interface ExecutionEngineOptions {
 
 const IST_OFFSET_MS = 330 * 60_000;
 const istDay = (at: number): number => Math.floor((at + IST_OFFSET_MS) / 86_400_000);
+/** With no known next open (no calendar yet), deferred intents look again this often. */
+const RECHECK_MS = 60_000;
+const KILL_META = 'killSwitch';
 
 /**
  * Turns strategies' intents into orders through the broker port, and order-book
@@ -56,10 +63,11 @@ const istDay = (at: number): number => Math.floor((at + IST_OFFSET_MS) / 86_400_
  * - Every placement carries a unique tag, written to the journal before it is sent.
  * - Risk checks run before anything is sent; a denial is an `OrderDenied` event.
  * - An unknown placement outcome is resolved by finding the tag in the order book,
- *   never by sending again blindly; only a confirmed absence re-places, once.
+ *   never by sending again blindly; only a confirmed absence the same day re-places,
+ *   once, and a late sighting of the first attempt is cancelled as a duplicate.
  * - While the market is closed intents wait for the open, or go out as AMO on request.
- * - The kill switch trips at the daily loss limit: entries stop for the IST day, and
- *   with `flattenOnKill` open orders are cancelled and positions squared off.
+ * - The kill switch trips when the day's loss reaches the limit: entries stop for the
+ *   IST day, and with `flattenOnKill` open orders are cancelled and positions closed.
  * - A refused session (401/403) pauses trading until {@link resume}.
  */
 export class ExecutionEngine {
@@ -76,8 +84,13 @@ export class ExecutionEngine {
   private seq = 0;
   private paused: string | undefined;
   private accepting = true;
-  private killedDay: number | undefined;
+  /** IST day the kill switch tripped on, and each day's starting PnL (persisted). */
+  private kill: { day: number | undefined; baselines: Record<number, number> } = {
+    day: undefined,
+    baselines: {},
+  };
   private readonly placements = new Map<number, number>();
+  private readonly submitting = new Set<Promise<void>>();
 
   constructor(private readonly options: ExecutionEngineOptions) {
     this.positions = options.positions ?? new PositionBook();
@@ -91,8 +104,9 @@ export class ExecutionEngine {
       intervalMs: options.trackIntervalMs ?? 1_000,
       unknownGraceMs: options.unknownGraceMs ?? 10_000,
       emit: (e) => this.emit(e),
-      persist: (o) => this.journal.saveOrder(o, options.clock.now()),
-      onAbsent: (order) => void this.replaceAbsent(order),
+      persist: (o) => this.persist(o),
+      onAbsent: (order) => this.replaceAbsent(order),
+      onDuplicate: (order, record) => this.cancelDuplicate(order, record),
       onPollError: (err) => {
         if (err instanceof SessionError) this.pause(err);
       },
@@ -105,7 +119,7 @@ export class ExecutionEngine {
    * Crash-only start: reloads the journal, rebuilds orders and positions from it,
    * reconciles with the broker's order and trade books (emitting whatever happened
    * while down) and goes on. Placements whose outcome was never learned are found by
-   * tag, or re-placed once after the grace period.
+   * tag, or re-placed once (the same day only) after the grace period.
    */
   async recover(): Promise<{ orders: number; fills: number }> {
     const { orders, fills } = this.journal.load();
@@ -115,16 +129,20 @@ export class ExecutionEngine {
         order.status = 'unknown';
         order.unknownSince = now;
       }
-      this.tracker.track(order);
-      const day = istDay(order.placedAt);
-      this.placements.set(day, (this.placements.get(day) ?? 0) + 1);
+      if (order.status !== 'replaced') this.tracker.track(order);
+      if (order.system !== true) {
+        const day = istDay(order.placedAt);
+        this.placements.set(day, (this.placements.get(day) ?? 0) + 1);
+      }
     }
     for (const f of fills)
       this.positions.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price);
     const seqs = orders
-      .map((o) => Number.parseInt(o.tag.split('-').at(-1) ?? '0', 36))
+      .map((o) => Number.parseInt(o.tag.split(/[-/]/).at(-1) ?? '0', 36))
       .filter(Number.isFinite);
     this.seq = Math.max(0, ...seqs);
+    const kill = this.journal.getMeta(KILL_META);
+    if (kill !== undefined) this.kill = JSON.parse(kill) as typeof this.kill;
     if (orders.length > 0) {
       this.options.logger.info(
         { orders: orders.length, fills: fills.length },
@@ -140,11 +158,11 @@ export class ExecutionEngine {
     this.tracker.start();
   }
 
-  /** Stops taking intents and tracking; deferred intents are dropped with a log line. */
-  stop(): void {
+  /** Stops taking intents and tracking; waits for a poll under way. */
+  async stop(): Promise<void> {
     this.accepting = false;
-    this.tracker.stop();
     this.deferTimer?.unsubscribe();
+    this.deferTimer = undefined;
     if (this.deferred.length > 0) {
       this.options.logger.info(
         { count: this.deferred.length },
@@ -152,6 +170,8 @@ export class ExecutionEngine {
       );
     }
     this.deferred.length = 0;
+    await Promise.allSettled([...this.submitting]);
+    await this.tracker.stop();
   }
 
   /** Closes the journal. */
@@ -166,7 +186,7 @@ export class ExecutionEngine {
       .filter((o) => strategyId === undefined || o.strategyId === strategyId);
   }
 
-  /** Runs one tracking poll now. */
+  /** Runs one tracking poll now (or waits for the one under way). */
   poll(): Promise<void> {
     return this.tracker.poll();
   }
@@ -178,7 +198,7 @@ export class ExecutionEngine {
 
   /** Whether the kill switch has tripped today. */
   get killed(): boolean {
-    return this.killedDay === istDay(this.options.clock.now());
+    return this.kill.day === istDay(this.options.clock.now());
   }
 
   /** Resumes after a pause, e.g. once a fresh token is in place. */
@@ -189,9 +209,21 @@ export class ExecutionEngine {
     this.flushDeferred();
   }
 
+  /** Sends deferred intents again, e.g. once a calendar has loaded. */
+  retryDeferred(): void {
+    if (this.paused === undefined) this.flushDeferred();
+  }
+
   /** Takes one intent. Outcomes arrive as events; this never throws for expected ones. */
-  async submit(intent: RoutedIntent): Promise<void> {
-    if (!this.accepting) return;
+  submit(intent: RoutedIntent): Promise<void> {
+    if (!this.accepting) return Promise.resolve();
+    // Stop waits for submissions under way, so none writes to a closed journal.
+    const work = this.handle(intent).finally(() => this.submitting.delete(work));
+    this.submitting.add(work);
+    return work;
+  }
+
+  private async handle(intent: RoutedIntent): Promise<void> {
     if (this.paused !== undefined) {
       this.defer(intent, `trading paused: ${this.paused}`);
       return;
@@ -225,26 +257,8 @@ export class ExecutionEngine {
   }
 
   /**
-   * Asks once to cancel an order. A failure is logged, not thrown: the order may have
-   * filled or been cancelled meanwhile, and the next poll tells which.
-   */
-  private async requestCancel(order: TrackedOrder): Promise<void> {
-    if (order.orderId === undefined || order.cancelRequested === true) return;
-    order.cancelRequested = true;
-    try {
-      await this.options.broker.cancelOrder(order.variety, order.orderId);
-    } catch (err) {
-      if (err instanceof SessionError) throw err;
-      this.options.logger.warn(
-        { err, tag: order.tag },
-        'cancel failed; the next poll will tell where the order stands',
-      );
-    }
-  }
-
-  /**
-   * Marks positions to the latest prices and trips the kill switch when today's loss
-   * reaches the limit. The kernel calls it on every summary and fill.
+   * Marks positions to the latest prices and trips the kill switch when the day's loss
+   * (PnL now against PnL at the day's first check) reaches the limit.
    */
   markAndCheck(): void {
     const quote = this.options.quote;
@@ -255,21 +269,33 @@ export class ExecutionEngine {
       }
     }
     const { realised, unrealised } = this.positions.totals();
-    if (this.killed || realised + unrealised > -this.limits.dailyMaxLoss) return;
-    this.killedDay = istDay(this.options.clock.now());
+    const total = realised + unrealised;
+    const day = istDay(this.options.clock.now());
+    let baseline = this.kill.baselines[day];
+    if (baseline === undefined) {
+      // The day's first look: what came before today is not today's loss.
+      baseline = total;
+      this.kill = { day: this.kill.day, baselines: { [day]: baseline } };
+      this.journal.setMeta(KILL_META, JSON.stringify(this.kill));
+    }
+    const loss = baseline - total;
+    if (this.killed || loss < this.limits.dailyMaxLoss) return;
+    this.kill = { ...this.kill, day };
+    this.journal.setMeta(KILL_META, JSON.stringify(this.kill));
     this.options.logger.error(
-      {
-        loss: -(realised + unrealised),
-        limit: this.limits.dailyMaxLoss,
-        flatten: this.limits.flattenOnKill,
-      },
+      { loss, limit: this.limits.dailyMaxLoss, flatten: this.limits.flattenOnKill },
       'kill switch tripped: the daily loss limit is reached; no new entries today',
     );
     if (this.limits.flattenOnKill) void this.flattenAll();
   }
 
   private async flattenAll(): Promise<void> {
-    await this.cancelAll();
+    try {
+      await this.cancelAll();
+    } catch (err) {
+      if (err instanceof SessionError) this.pause(err);
+      else this.options.logger.error({ err }, 'kill switch: cancelling open orders failed');
+    }
     const strategies = new Set(
       this.positions
         .positions()
@@ -286,16 +312,31 @@ export class ExecutionEngine {
     }
   }
 
+  /** Writes an order's state. */
+  private persist(order: TrackedOrder): void {
+    this.journal.commit({ orders: [order], at: this.options.clock.now() });
+  }
+
+  /** Journals an event (with its order and fill, in one transaction), then publishes it. */
   private emit(event: OrderEvent): void {
     const order =
       'tag' in event && event.tag !== ''
         ? this.tracker.byIntent(event.strategyId, event.intentId)
         : undefined;
-    if (order !== undefined) this.journal.saveOrder(order, event.at);
-    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
-      if (order !== undefined) {
-        const { instrument, side } = order.intent;
-        const fresh = this.journal.saveFill({
+    if (
+      (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') &&
+      order !== undefined
+    ) {
+      const { instrument, side } = order.intent;
+      // The order as it stands once this fill is booked, written with the fill itself.
+      const booked = {
+        ...order,
+        fills: new Set([...order.fills, event.fillId]),
+        filledQuantity: event.filledQuantity,
+      };
+      const fresh = this.journal.commit({
+        orders: [booked],
+        fill: {
           fillId: event.fillId,
           tag: event.tag,
           strategyId: event.strategyId,
@@ -305,22 +346,30 @@ export class ExecutionEngine {
           quantity: event.fillQuantity,
           price: event.fillPrice,
           at: event.at,
-        });
-        if (fresh) {
-          this.positions.applyFill(
-            event.strategyId,
-            instrument.token,
-            instrument.symbol,
-            side,
-            event.fillQuantity,
-            event.fillPrice,
-          );
-        }
+        },
+        event,
+        at: event.at,
+      });
+      if (fresh) {
+        this.positions.applyFill(
+          event.strategyId,
+          instrument.token,
+          instrument.symbol,
+          side,
+          event.fillQuantity,
+          event.fillPrice,
+        );
       }
+      this.events.next(event);
+      this.markAndCheck();
+      return;
     }
-    this.journal.saveEvent(event);
+    this.journal.commit({
+      ...(order === undefined ? {} : { orders: [order] }),
+      event,
+      at: event.at,
+    });
     this.events.next(event);
-    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') this.markAndCheck();
   }
 
   private deny(intent: RoutedIntent, reason: string): void {
@@ -349,12 +398,13 @@ export class ExecutionEngine {
       reason,
       ...(until === undefined ? {} : { until }),
     });
-    if (until !== undefined && this.deferTimer === undefined) {
-      this.deferTimer = this.options.clock.scheduler.schedule(() => {
-        this.deferTimer = undefined;
-        this.flushDeferred();
-      }, until - this.options.clock.now());
-    }
+    // While paused, resume() flushes; otherwise wake at the open, or look again soon.
+    if (this.paused !== undefined || this.deferTimer !== undefined) return;
+    const delay = until === undefined ? RECHECK_MS : until - this.options.clock.now();
+    this.deferTimer = this.options.clock.scheduler.schedule(() => {
+      this.deferTimer = undefined;
+      this.flushDeferred();
+    }, delay);
   }
 
   private flushDeferred(): void {
@@ -367,8 +417,31 @@ export class ExecutionEngine {
     return `${strategyId}-${this.options.clock.now().toString(36)}-${this.seq.toString(36)}`;
   }
 
-  private positionOf(strategyId: string, token: string): number {
-    return this.positions.positions(strategyId).find((p) => p.token === token)?.netQuantity ?? 0;
+  private sessions(): SessionGate | undefined {
+    const { sessions } = this.options;
+    return typeof sessions === 'function' ? sessions() : sessions;
+  }
+
+  /**
+   * Net position of a strategy in an instrument, counting what its working orders
+   * would still add (their unfilled remainder), so several pending exits cannot each
+   * pass as "reducing".
+   */
+  private exposureOf(
+    strategyId: string,
+    token: string,
+    except?: TrackedOrder,
+  ): { position: number; pending: number } {
+    const position =
+      this.positions.positions(strategyId).find((p) => p.token === token)?.netQuantity ?? 0;
+    let pending = 0;
+    for (const o of this.tracker.active()) {
+      if (o === except || o.strategyId !== strategyId || o.intent.instrument.token !== token)
+        continue;
+      const remaining = Math.max(0, o.quantity - o.filledQuantity);
+      pending += o.intent.side === 'B' ? remaining : -remaining;
+    }
+    return { position, pending };
   }
 
   private async place(
@@ -376,18 +449,20 @@ export class ExecutionEngine {
     reuse?: TrackedOrder,
     system = false,
   ): Promise<void> {
-    const { clock, sessions } = this.options;
+    const { clock } = this.options;
+    let again = reuse;
     const existing = this.tracker.byIntent(intent.strategyId, intent.id);
     // An order the service refused for an expired session was never placed: after the
     // pause it goes out under the same intent and record.
-    if (existing?.sessionRefused === true && reuse === undefined) {
+    if (existing?.sessionRefused === true && again === undefined) {
       delete existing.sessionRefused;
-      reuse = existing;
+      again = existing;
     }
-    if (existing !== undefined && reuse === undefined && !system) {
+    if (existing !== undefined && again === undefined && !system) {
       this.deny(intent, `intent id "${intent.id}" was already used`);
       return;
     }
+    const sessions = this.sessions();
     if (sessions === undefined) {
       this.deny(
         intent,
@@ -405,11 +480,12 @@ export class ExecutionEngine {
       }
     }
     const day = istDay(now);
+    const exposure = this.exposureOf(intent.strategyId, intent.instrument.token, again);
     const verdict = checkPlace(
       intent,
       {
-        openOrders: this.tracker.active().length,
-        position: this.positionOf(intent.strategyId, intent.instrument.token),
+        openOrders: this.tracker.active().filter((o) => o !== again).length,
+        position: exposure.position + exposure.pending,
         placementsToday: this.placements.get(day) ?? 0,
         killed: this.killed,
         quote: this.options.quote?.(intent.instrument.token),
@@ -428,33 +504,44 @@ export class ExecutionEngine {
     const checked = { ...verdict.intent, strategyId: intent.strategyId };
     const tag = this.newTag(intent.strategyId);
     const request = toPlaceRequest(checked, tag, amo);
-    const order: TrackedOrder = reuse ?? {
-      strategyId: intent.strategyId,
-      intentId: intent.id,
-      tag,
-      variety: checked.variety ?? 'regular',
-      intent: checked,
-      request,
-      status: 'submitting',
-      quantity: checked.quantity,
-      filledQuantity: 0,
-      fills: new Set(),
-      replacements: 0,
-      modifications: 0,
-      placedAt: now,
-      acceptedSeen: false,
-      openedSeen: false,
-      ...(system ? { system: true } : {}),
-    };
-    if (reuse !== undefined) {
+    let order: TrackedOrder;
+    if (again === undefined) {
+      order = {
+        strategyId: intent.strategyId,
+        intentId: intent.id,
+        tag,
+        variety: checked.variety ?? 'regular',
+        intent: checked,
+        request,
+        status: 'submitting',
+        quantity: checked.quantity,
+        filledQuantity: 0,
+        fills: new Set(),
+        replacements: 0,
+        modifications: 0,
+        placedAt: now,
+        acceptedSeen: false,
+        openedSeen: false,
+        ...(system ? { system: true } : {}),
+      };
+      // Its first row is written with the OrderSubmitted event below, before the send.
+      this.tracker.track(order);
+    } else {
+      order = again;
+      const oldTag = order.tag;
+      // The earlier attempt's row is closed in the same transaction that opens this one,
+      // so a restart never takes it for a live order; its tag is still watched for.
+      const superseded: TrackedOrder = { ...order, status: 'replaced' };
+      order.previousTags = [...(order.previousTags ?? []), oldTag];
       order.tag = tag;
       order.request = request;
       order.status = 'submitting';
+      order.placedAt = now;
       delete order.unknownSince;
+      this.tracker.rekey(oldTag, order);
+      this.journal.commit({ orders: [superseded, order], at: now });
     }
-    this.tracker.track(order);
-    // Persisted before it is sent: after a crash the tag is known and can be reconciled.
-    this.journal.saveOrder(order, now);
+    // The tag is in the journal before the request is sent: after a crash it is known.
     this.placements.set(day, (this.placements.get(day) ?? 0) + 1);
     this.emit({
       type: 'OrderSubmitted',
@@ -466,14 +553,17 @@ export class ExecutionEngine {
     });
     try {
       const result = await this.options.broker.placeOrder(order.variety, request);
-      order.orderId = result.orderNo;
-      order.status = 'pending';
-      this.journal.saveOrder(order, clock.now());
+      // A poll may have seen the order (and its final state) before this answer.
+      order.orderId ??= result.orderNo;
+      if (order.status === 'submitting' || order.status === 'unknown') order.status = 'pending';
+      this.persist(order);
     } catch (err) {
       if (err instanceof OutcomeUnknownError) {
-        order.status = 'unknown';
-        order.unknownSince = clock.now();
-        this.journal.saveOrder(order, clock.now());
+        if (order.status === 'submitting') {
+          order.status = 'unknown';
+          order.unknownSince = clock.now();
+          this.persist(order);
+        }
         this.options.logger.warn(
           { tag, strategyId: intent.strategyId },
           'placement outcome unknown; reconciling by tag, not resending',
@@ -482,20 +572,38 @@ export class ExecutionEngine {
       }
       order.status = 'rejected';
       if (err instanceof SessionError) order.sessionRefused = true;
-      this.journal.saveOrder(order, clock.now());
+      this.persist(order);
       throw err;
     }
   }
 
   private async replaceAbsent(order: TrackedOrder): Promise<void> {
+    const now = this.options.clock.now();
+    const base = {
+      strategyId: order.strategyId,
+      intentId: order.intentId,
+      tag: order.tag,
+      at: now,
+    };
+    if (istDay(order.placedAt) !== istDay(now)) {
+      // The day's book no longer lists an earlier day's orders: absence proves nothing.
+      order.status = 'unresolved';
+      this.options.logger.error(
+        { tag: order.tag, placedAt: new Date(order.placedAt).toISOString() },
+        'an order from an earlier day never had its outcome confirmed; not placing it again: check it with the broker',
+      );
+      this.emit({
+        type: 'OrderRejected',
+        ...base,
+        reason: 'unresolved: outcome never confirmed on its day; not re-placed',
+      });
+      return;
+    }
     if (order.replacements >= 1) {
       order.status = 'rejected';
       this.emit({
         type: 'OrderRejected',
-        strategyId: order.strategyId,
-        intentId: order.intentId,
-        tag: order.tag,
-        at: this.options.clock.now(),
+        ...base,
         reason: 'placement outcome unknown twice; giving up',
       });
       return;
@@ -512,37 +620,111 @@ export class ExecutionEngine {
     }
   }
 
+  /** An earlier attempt surfaced after its re-placement: follow it, and cancel it. */
+  private async cancelDuplicate(order: TrackedOrder, record: OrderBookRecord): Promise<void> {
+    const duplicate: TrackedOrder = {
+      ...order,
+      intentId: `${order.intentId}#duplicate`,
+      intent: { ...order.intent, id: `${order.intentId}#duplicate` },
+      tag: record.tags,
+      orderId: record.id,
+      status: 'pending',
+      quantity: Number(record.quantity) || order.quantity,
+      filledQuantity: 0,
+      fills: new Set(),
+      previousTags: [],
+      acceptedSeen: false,
+      openedSeen: false,
+      system: true,
+    };
+    delete duplicate.cancelRequested;
+    this.tracker.track(duplicate);
+    this.persist(duplicate);
+    this.options.logger.error(
+      { tag: record.tags, orderId: record.id, replacement: order.tag },
+      'an order thought absent turned up after it was placed again: cancelling the duplicate; its fills, if any, count',
+    );
+    try {
+      await this.requestCancel(duplicate);
+    } catch (err) {
+      if (err instanceof SessionError) this.pause(err);
+    }
+  }
+
   private async modify(intent: ModifyIntent & { strategyId: string }): Promise<void> {
     const order = this.tracker.byIntent(intent.strategyId, intent.target);
     if (order === undefined || order.orderId === undefined || isFinal(order.status)) {
       this.deny(intent, `no open order for intent "${intent.target}"`);
       return;
     }
-    if (order.modifications >= this.maxModifications) {
-      // The service refuses a 26th modification: cancel and place the changed order anew.
-      this.options.logger.info(
-        { tag: order.tag, modifications: order.modifications },
-        'modification limit reached: cancelling and placing anew',
-      );
-      await this.options.broker.cancelOrder(order.variety, order.orderId);
-      const remaining = (intent.quantity ?? order.quantity) - order.filledQuantity;
-      if (remaining <= 0) return;
-      const changed: PlaceIntent = {
-        ...order.intent,
-        quantity: remaining,
-        ...(intent.price === undefined ? {} : { price: intent.price }),
-        ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
-        ...(intent.orderType === undefined ? {} : { orderType: intent.orderType }),
-      };
-      await this.place({ ...changed, strategyId: intent.strategyId }, undefined, true);
+    const changed: PlaceIntent = {
+      ...order.intent,
+      quantity: intent.quantity ?? order.quantity,
+      ...(intent.price === undefined ? {} : { price: intent.price }),
+      ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
+      ...(intent.orderType === undefined ? {} : { orderType: intent.orderType }),
+    };
+    // A modification is an order too: the same checks, with this order's own
+    // remainder taken out of the exposure it adds to.
+    const exposure = this.exposureOf(intent.strategyId, order.intent.instrument.token, order);
+    const verdict = checkPlace(
+      changed,
+      {
+        openOrders: this.tracker.active().length - 1,
+        position:
+          exposure.position +
+          exposure.pending +
+          (order.intent.side === 'B' ? order.filledQuantity : -order.filledQuantity),
+        placementsToday: 0,
+        killed: this.killed && changed.quantity > order.quantity,
+        quote: this.options.quote?.(order.intent.instrument.token),
+      },
+      this.limits,
+    );
+    if (!verdict.ok) {
+      this.deny(intent, verdict.reason);
       return;
     }
-    const request = toModifyRequest(order.request, intent);
+    const checked: ModifyIntent = {
+      ...intent,
+      quantity: verdict.intent.quantity,
+      ...(verdict.intent.price === undefined ? {} : { price: verdict.intent.price }),
+      ...(verdict.intent.triggerPrice === undefined
+        ? {}
+        : { triggerPrice: verdict.intent.triggerPrice }),
+    };
+    if (order.modifications >= this.maxModifications) {
+      await this.cancelAndReplace(order, { ...verdict.intent, strategyId: intent.strategyId });
+      return;
+    }
+    const request = toModifyRequest(order.request, checked);
     order.modifications += 1;
-    this.journal.saveOrder(order, this.options.clock.now());
+    this.persist(order);
     await this.options.broker.modifyOrder(order.variety, order.orderId, request);
     order.request = { ...order.request, ...request };
-    this.journal.saveOrder(order, this.options.clock.now());
+    this.persist(order);
+  }
+
+  /**
+   * The service refuses a 26th modification: cancel, learn what filled meanwhile from
+   * the order's own history, and place the changed remainder anew.
+   */
+  private async cancelAndReplace(
+    order: TrackedOrder,
+    changed: PlaceIntent & { strategyId: string },
+  ): Promise<void> {
+    const orderId = order.orderId ?? '';
+    this.options.logger.info(
+      { tag: order.tag, modifications: order.modifications },
+      'modification limit reached: cancelling and placing anew',
+    );
+    await this.options.broker.cancelOrder(order.variety, orderId);
+    order.cancelRequested = true;
+    const [latest] = await this.options.broker.orderHistory(orderId);
+    const filled = Math.max(order.filledQuantity, Number(latest?.fillShares || '0'));
+    const remaining = changed.quantity - filled;
+    if (remaining <= 0) return;
+    await this.place({ ...changed, quantity: remaining }, undefined, true);
   }
 
   private async cancel(intent: CancelIntent & { strategyId: string }): Promise<void> {
@@ -554,40 +736,75 @@ export class ExecutionEngine {
     await this.options.broker.cancelOrder(order.variety, order.orderId);
   }
 
+  /**
+   * Asks to cancel an order, once at a time. A failure is logged, not thrown (but for
+   * a refused session): the order may have filled or been cancelled meanwhile, and the
+   * next poll tells which; a later request may try again.
+   */
+  private async requestCancel(order: TrackedOrder): Promise<void> {
+    if (order.orderId === undefined || order.cancelRequested === true) return;
+    order.cancelRequested = true;
+    try {
+      await this.options.broker.cancelOrder(order.variety, order.orderId);
+    } catch (err) {
+      order.cancelRequested = false;
+      if (err instanceof SessionError) throw err;
+      this.options.logger.warn(
+        { err, tag: order.tag },
+        'cancel failed; the next poll will tell where the order stands',
+      );
+    }
+  }
+
   private async squareOff(intent: SquareOffIntent & { strategyId: string }): Promise<void> {
-    const open = this.tracker
-      .active()
-      .filter(
-        (o) =>
-          o.strategyId === intent.strategyId &&
-          (intent.token === undefined || o.intent.instrument.token === intent.token),
-      );
-    for (const o of open) await this.requestCancel(o);
-    const positions = this.positions
-      .positions(intent.strategyId)
-      .filter(
-        (p) => p.netQuantity !== 0 && (intent.token === undefined || p.token === intent.token),
-      );
-    for (const p of positions) {
+    const inScope = (o: TrackedOrder) =>
+      o.strategyId === intent.strategyId &&
+      (intent.token === undefined || o.intent.instrument.token === intent.token);
+    for (const o of this.tracker.active().filter(inScope)) await this.requestCancel(o);
+    const tokens = new Set(
+      [
+        ...this.positions.positions(intent.strategyId).map((p) => p.token),
+        ...this.tracker
+          .active()
+          .filter(inScope)
+          .map((o) => o.intent.instrument.token),
+      ].filter((t) => intent.token === undefined || t === intent.token),
+    );
+    for (const token of tokens) {
+      const position =
+        this.positions.positions(intent.strategyId).find((p) => p.token === token)?.netQuantity ??
+        0;
+      // Placements not yet answered cannot be cancelled; what they may still add counts.
+      const unanswered = this.tracker
+        .active()
+        .filter((o) => inScope(o) && o.intent.instrument.token === token && o.orderId === undefined)
+        .reduce(
+          (sum, o) => sum + (o.intent.side === 'B' ? 1 : -1) * (o.quantity - o.filledQuantity),
+          0,
+        );
+      const net = position + unanswered;
+      if (net === 0) continue;
       const source = this.tracker
         .all()
-        .find((o) => o.strategyId === intent.strategyId && o.intent.instrument.token === p.token);
+        .find((o) => o.strategyId === intent.strategyId && o.intent.instrument.token === token);
       if (source === undefined) continue;
-      await this.place(
-        {
-          kind: 'place',
-          strategyId: intent.strategyId,
-          id: `${intent.id}:${p.token}`,
-          instrument: source.intent.instrument,
-          side: p.netQuantity > 0 ? 'S' : 'B',
-          quantity: Math.abs(p.netQuantity),
-          orderType: 'MKT',
-          product: source.intent.product,
-          reason: intent.reason ?? 'square off',
-        },
-        undefined,
-        true,
-      );
+      const exit: PlaceIntent & { strategyId: string } = {
+        kind: 'place',
+        strategyId: intent.strategyId,
+        id: `${intent.id}:${token}`,
+        instrument: source.intent.instrument,
+        side: net > 0 ? 'S' : 'B',
+        quantity: Math.abs(net),
+        orderType: 'MKT',
+        product: source.intent.product,
+        reason: intent.reason ?? 'square off',
+      };
+      // One instrument's failure must not leave the others open.
+      try {
+        await this.place(exit, undefined, true);
+      } catch (err) {
+        this.onBrokerError(exit, err);
+      }
     }
   }
 

@@ -20,6 +20,15 @@ export interface JournalSnapshot {
   fills: JournalFill[];
 }
 
+/** What one {@link Journal.commit} writes, all or nothing. */
+export interface JournalEntry {
+  /** Orders in their new state, keyed by tag. */
+  orders?: readonly TrackedOrder[];
+  fill?: JournalFill;
+  event?: OrderEvent;
+  at: number;
+}
+
 /**
  * Execution's durable memory. Every intent, order state change and fill is written
  * here before it is acted on, so a crash loses nothing and a restart places nothing
@@ -27,14 +36,16 @@ export interface JournalSnapshot {
  * and backtests that need no durability.
  */
 export interface Journal {
-  /** An order, before it is sent and after every change. */
-  saveOrder(order: TrackedOrder, at: number): void;
-  /** A fill, before positions change; returns false if it was already there. */
-  saveFill(fill: JournalFill): boolean;
-  /** Every event, for the audit trail and `tiqs-runner orders`. */
-  saveEvent(event: OrderEvent): void;
+  /**
+   * Writes orders, a fill and an event in one transaction. Returns false (and writes
+   * nothing) when the fill is already there.
+   */
+  commit(entry: JournalEntry): boolean;
   /** What was written, for recovery. */
   load(): JournalSnapshot;
+  /** A small durable value (e.g. the kill switch's day). */
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
   /** Housekeeping between orders (e.g. a WAL checkpoint); optional. */
   checkpoint?(): void;
   close(): void;
@@ -44,20 +55,15 @@ export interface Journal {
 export class MemoryJournal implements Journal {
   private readonly orders = new Map<string, TrackedOrder>();
   private readonly fills = new Map<string, JournalFill>();
+  private readonly meta = new Map<string, string>();
   readonly events: OrderEvent[] = [];
 
-  saveOrder(order: TrackedOrder, _at: number): void {
-    this.orders.set(order.tag, structuredClone(order));
-  }
-
-  saveFill(fill: JournalFill): boolean {
-    if (this.fills.has(fill.fillId)) return false;
-    this.fills.set(fill.fillId, fill);
+  commit(entry: JournalEntry): boolean {
+    if (entry.fill !== undefined && this.fills.has(entry.fill.fillId)) return false;
+    if (entry.fill !== undefined) this.fills.set(entry.fill.fillId, entry.fill);
+    for (const order of entry.orders ?? []) this.orders.set(order.tag, structuredClone(order));
+    if (entry.event !== undefined) this.events.push(entry.event);
     return true;
-  }
-
-  saveEvent(event: OrderEvent): void {
-    this.events.push(event);
   }
 
   load(): JournalSnapshot {
@@ -65,6 +71,14 @@ export class MemoryJournal implements Journal {
       orders: [...this.orders.values()].map((o) => structuredClone(o)),
       fills: [...this.fills.values()],
     };
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.meta.get(key);
+  }
+
+  setMeta(key: string, value: string): void {
+    this.meta.set(key, value);
   }
 
   close(): void {}

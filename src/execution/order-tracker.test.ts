@@ -71,7 +71,8 @@ describe('OrderTracker', () => {
       unknownGraceMs: 5_000,
       emit: (e) => events.push(e),
       persist: () => {},
-      onAbsent: () => {},
+      onAbsent: async () => {},
+      onDuplicate: async () => {},
       onPollError: () => {},
       isPaused: () => false,
     });

@@ -27,34 +27,45 @@ export interface OrderTrackerOptions {
   intervalMs: number;
   /** How long an order whose placement outcome is unknown may be absent before it counts as not placed. */
   unknownGraceMs: number;
+  /** Publishes an event; it must journal first. A throw means nothing was recorded. */
   emit(event: OrderEvent): void;
-  /** Writes an order's new state to the journal; called before its events. */
+  /** Writes an order's new state to the journal. */
   persist(order: TrackedOrder): void;
+  /** Called when an unknown placement is confirmed absent after the grace period. */
+  onAbsent(order: TrackedOrder): Promise<void>;
+  /** An earlier attempt of a re-placed order turned up in the book after all. */
+  onDuplicate(order: TrackedOrder, record: OrderBookRecord): Promise<void>;
   /** A poll failed (the engine pauses on an expired session). */
   onPollError(err: unknown): void;
   /** While true, polls are skipped (trading paused). */
   isPaused(): boolean;
   /** Called after every poll, busy or idle: room for housekeeping off the order path. */
   afterPoll?(): void;
-  /** Called when an unknown placement is confirmed absent after the grace period. */
-  onAbsent(order: TrackedOrder): void;
 }
 
 /**
- * Learns order state by polling the order book and the trade book (the service's
- * push channel is not in the spec) and turns changes into events: accepted, opened,
+ * Learns order state by polling the order book and the trade book (the service's push
+ * channel is not in the spec) and turns changes into events: accepted, opened,
  * partially filled, filled, cancelled, rejected, modified. Fills are keyed by `fillID`,
- * so none is lost between polls or counted twice.
+ * so none is lost between polls or counted twice; an order becomes final only once
+ * every fill the book reports has been booked.
  */
 export class OrderTracker {
   private readonly orders = new Map<string, TrackedOrder>();
   private timer: Subscription | undefined;
-  private polling = false;
+  private inFlight: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(private readonly options: OrderTrackerOptions) {}
 
   /** Starts following `order` (by its tag). */
   track(order: TrackedOrder): void {
+    this.orders.set(order.tag, order);
+  }
+
+  /** Follows `order` under a new tag (a re-placement); the old key goes. */
+  rekey(oldTag: string, order: TrackedOrder): void {
+    this.orders.delete(oldTag);
     this.orders.set(order.tag, order);
   }
 
@@ -80,7 +91,9 @@ export class OrderTracker {
   /** Starts the polling loop on the clock. */
   start(): void {
     if (this.timer !== undefined) return;
+    this.stopped = false;
     const loop = (): void => {
+      if (this.stopped) return;
       this.timer = this.options.clock.scheduler.schedule(() => {
         void this.poll().finally(loop);
       }, this.options.intervalMs);
@@ -88,51 +101,71 @@ export class OrderTracker {
     loop();
   }
 
-  /** Stops polling. */
-  stop(): void {
+  /** Stops polling; resolves once a poll under way has finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
     this.timer?.unsubscribe();
     this.timer = undefined;
+    await this.inFlight;
   }
 
-  /** One poll of both books; safe to call directly (tests, shutdown, recovery). */
-  async poll(): Promise<void> {
-    if (this.polling || this.options.isPaused()) return;
-    if (this.active().length === 0) {
+  /** One poll of both books; waits for a poll already under way instead of skipping. */
+  poll(): Promise<void> {
+    if (this.inFlight !== undefined) return this.inFlight;
+    if (this.options.isPaused()) return Promise.resolve();
+    this.inFlight = this.pollOnce().finally(() => {
+      this.inFlight = undefined;
       this.options.afterPoll?.();
-      return;
-    }
-    this.polling = true;
+    });
+    return this.inFlight;
+  }
+
+  private async pollOnce(): Promise<void> {
+    if (this.active().length === 0) return;
     try {
       const [book, trades] = await Promise.all([
         this.options.broker.orderBook(),
         this.options.broker.tradeBook(),
       ]);
-      const missing = this.reconcile(book, trades);
+      const { missing, absent, duplicates } = this.reconcile(book, trades);
+      for (const [order, record] of duplicates) await this.options.onDuplicate(order, record);
+      for (const order of absent) await this.options.onAbsent(order);
       // An active order the day's book does not list (e.g. an after-market order from
       // an earlier day) is read from its own history instead.
       for (const order of missing) {
-        const [latest] = await this.options.broker.orderHistory(order.orderId ?? '');
-        if (latest === undefined) continue;
-        this.applyProgress(order, latest);
-        this.applyFills(
-          order,
-          trades.filter((t) => t.id === order.orderId),
-        );
-        this.applyStatus(order, latest);
-        this.options.persist(order);
+        try {
+          const [latest] = await this.options.broker.orderHistory(order.orderId ?? '');
+          if (latest === undefined) continue;
+          this.apply(order, latest, trades);
+        } catch (err) {
+          this.options.logger.warn(
+            { err, tag: order.tag },
+            'order history unavailable; will ask again',
+          );
+        }
       }
     } catch (err) {
       this.options.logger.warn({ err }, 'order tracking poll failed; will retry');
       this.options.onPollError(err);
-    } finally {
-      this.polling = false;
-      this.options.afterPoll?.();
     }
   }
 
-  /** Applies a snapshot of the books: the heart of tracking, also used at start-up. */
-  reconcile(book: readonly OrderBookRecord[], trades: readonly TradeBookRecord[]): TrackedOrder[] {
+  /**
+   * Applies a snapshot of the books: the heart of tracking, also used at start-up.
+   * Returns the active orders with an id that the book does not list, the unknown
+   * placements confirmed absent, and earlier attempts that turned up late.
+   */
+  reconcile(
+    book: readonly OrderBookRecord[],
+    trades: readonly TradeBookRecord[],
+  ): {
+    missing: TrackedOrder[];
+    absent: TrackedOrder[];
+    duplicates: Array<[TrackedOrder, OrderBookRecord]>;
+  } {
     const missing: TrackedOrder[] = [];
+    const absent: TrackedOrder[] = [];
+    const duplicates: Array<[TrackedOrder, OrderBookRecord]> = [];
     this.adoptStopLegs(book);
     const now = this.options.clock.now();
     // A cover order's stop leg carries its parent's tag; only main legs are found by tag.
@@ -140,15 +173,27 @@ export class OrderTracker {
       book.filter((r) => r.tags !== '' && !isStopLeg(r)).map((r) => [r.tags, r]),
     );
     const byId = new Map(book.map((r) => [r.id, r]));
-    for (const order of this.orders.values()) {
+    const tracked = new Set(
+      this.all().flatMap((o) => (o.orderId === undefined ? [] : [o.orderId])),
+    );
+    for (const order of this.all()) {
+      for (const old of order.previousTags ?? []) {
+        const late = byTag.get(old);
+        if (late !== undefined && !tracked.has(late.id)) {
+          tracked.add(late.id);
+          duplicates.push([order, late]);
+        }
+      }
+    }
+    for (const order of this.all()) {
       if (isFinal(order.status)) continue;
-      let record = order.orderId === undefined ? byTag.get(order.tag) : byId.get(order.orderId);
+      const record = order.orderId === undefined ? byTag.get(order.tag) : byId.get(order.orderId);
       if (record === undefined && order.orderId === undefined) {
         if (
           order.status === 'unknown' &&
           now - (order.unknownSince ?? now) >= this.options.unknownGraceMs
         ) {
-          this.options.onAbsent(order);
+          absent.push(order);
         }
         continue;
       }
@@ -158,22 +203,26 @@ export class OrderTracker {
       }
       if (order.orderId === undefined) {
         order.orderId = record.id;
+        if (order.status === 'unknown' || order.status === 'submitting') order.status = 'pending';
         this.options.logger.info(
           { tag: order.tag, orderId: record.id },
           'order found in the book by its tag',
         );
       }
-      record = record as OrderBookRecord;
-      // Events in lifecycle order: accepted and opened, then fills, then the final state.
-      this.applyProgress(order, record);
-      this.applyFills(
-        order,
-        trades.filter((t) => t.id === order.orderId),
-      );
-      this.applyStatus(order, record);
-      this.options.persist(order);
+      this.apply(order, record, trades);
     }
-    return missing;
+    return { missing, absent, duplicates };
+  }
+
+  /** Events in lifecycle order: accepted and opened, then fills, then the final state. */
+  private apply(order: TrackedOrder, record: OrderState, trades: readonly TradeBookRecord[]): void {
+    this.applyProgress(order, record);
+    this.applyFills(
+      order,
+      trades.filter((t) => t.id === order.orderId),
+    );
+    this.applyStatus(order, record);
+    this.options.persist(order);
   }
 
   /**
@@ -271,18 +320,20 @@ export class OrderTracker {
   private applyStatus(order: TrackedOrder, record: OrderState): void {
     const { emit } = this.options;
     const status = record.orderStatus;
+    // The trade book may lag the order book: no final state before every fill is booked.
+    const fillsBooked = order.filledQuantity >= Number(record.fillShares || '0');
     if (status === 'PENDING') order.status = 'pending';
     else if (status === 'OPEN') order.status = 'open';
     else if (status === 'COMPLETE' && order.filledQuantity >= order.quantity)
       order.status = 'complete';
-    else if (status === 'REJECTED') {
+    else if (status === 'REJECTED' && fillsBooked) {
       order.status = 'rejected';
       emit({
         type: 'OrderRejected',
         ...this.base(order),
         reason: record.rejectReason || 'rejected by the service',
       });
-    } else if (status === 'CANCELED') {
+    } else if (status === 'CANCELED' && fillsBooked) {
       order.status = 'cancelled';
       emit({ type: 'OrderCancelled', ...this.base(order), filledQuantity: order.filledQuantity });
     }
@@ -293,21 +344,23 @@ export class OrderTracker {
       .filter((t) => !order.fills.has(t.fillID))
       .sort((a, b) => Number(a.fillShares) - Number(b.fillShares));
     for (const t of fresh) {
-      order.fills.add(t.fillID);
       const fillQuantity = Number(t.fillQuantity);
-      order.filledQuantity += fillQuantity;
-      const complete = order.filledQuantity >= order.quantity;
+      const filledQuantity = order.filledQuantity + fillQuantity;
+      const complete = filledQuantity >= order.quantity;
+      // Booked in memory only once the journal took it: a failed write is retried next poll.
       this.options.emit({
         type: complete ? 'OrderFilled' : 'OrderPartiallyFilled',
         ...this.base(order),
         fillId: t.fillID,
         fillQuantity,
         fillPrice: parseRupees(t.fillPrice),
-        filledQuantity: order.filledQuantity,
+        filledQuantity,
         averagePrice:
           t.averagePrice === '' ? parseRupees(t.fillPrice) : parseRupees(t.averagePrice),
         quantity: order.quantity,
       });
+      order.fills.add(t.fillID);
+      order.filledQuantity = filledQuantity;
       if (complete) order.status = 'complete';
     }
   }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Journal, JournalFill, JournalSnapshot } from './journal.ts';
+import type { Journal, JournalEntry, JournalFill, JournalSnapshot } from './journal.ts';
 import type { OrderEvent } from './order-events.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
@@ -27,6 +27,10 @@ CREATE TABLE IF NOT EXISTS fills (
   price INTEGER NOT NULL,
   at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   at INTEGER NOT NULL,
@@ -47,6 +51,8 @@ export class SqliteJournal implements Journal {
   private readonly putOrder: Database.Statement;
   private readonly putFill: Database.Statement;
   private readonly putEvent: Database.Statement;
+  /** One transaction: a fill already there aborts the whole entry. */
+  private readonly write: (entry: JournalEntry) => boolean;
 
   constructor(readonly path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -71,9 +77,43 @@ export class SqliteJournal implements Journal {
     this.putEvent = this.db.prepare(
       'INSERT INTO events (at, strategy_id, type, body) VALUES (@at, @strategyId, @type, @body)',
     );
+    this.write = this.db.transaction((entry: JournalEntry): boolean => {
+      if (entry.fill !== undefined && this.putFill.run(entry.fill).changes === 0) return false;
+      for (const order of entry.orders ?? []) this.putOrderRow(order, entry.at);
+      const { event } = entry;
+      if (event !== undefined) {
+        this.putEvent.run({
+          at: event.at,
+          strategyId: event.strategyId,
+          type: event.type,
+          body: JSON.stringify(event),
+        });
+      }
+      return true;
+    });
   }
 
-  saveOrder(order: TrackedOrder, at: number): void {
+  commit(entry: JournalEntry): boolean {
+    return this.write(entry);
+  }
+
+  getMeta(key: string): string | undefined {
+    return (
+      this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
+        | { value: string }
+        | undefined
+    )?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, value);
+  }
+
+  private putOrderRow(order: TrackedOrder, at: number): void {
     const stored: StoredOrder = { ...order, fills: [...order.fills] };
     this.putOrder.run({
       tag: order.tag,
@@ -83,19 +123,6 @@ export class SqliteJournal implements Journal {
       status: order.status,
       updatedAt: at,
       body: JSON.stringify(stored),
-    });
-  }
-
-  saveFill(fill: JournalFill): boolean {
-    return this.putFill.run(fill).changes > 0;
-  }
-
-  saveEvent(event: OrderEvent): void {
-    this.putEvent.run({
-      at: event.at,
-      strategyId: event.strategyId,
-      type: event.type,
-      body: JSON.stringify(event),
     });
   }
 

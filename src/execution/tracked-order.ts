@@ -10,7 +10,11 @@ export type TrackedStatus =
   | 'open'
   | 'complete'
   | 'rejected'
-  | 'cancelled';
+  | 'cancelled'
+  /** Superseded by a re-placement under a new tag (kept for the record). */
+  | 'replaced'
+  /** Outcome never learned and too old to re-place safely: a person must check. */
+  | 'unresolved';
 
 /** Execution's record of one order it placed. */
 export interface TrackedOrder {
@@ -28,6 +32,8 @@ export interface TrackedOrder {
   fills: Set<string>;
   /** When the outcome became unknown, for the grace period. */
   unknownSince?: number;
+  /** Tags of earlier attempts (re-placements); a late sighting of one is a duplicate. */
+  previousTags?: string[];
   /** Re-placements made for this intent after a confirmed absence. */
   replacements: number;
   /** A cancellation was sent (kill switch, square-off, shutdown); not sent twice. */
@@ -48,5 +54,11 @@ export interface TrackedOrder {
 
 /** True for states no further event can leave. */
 export function isFinal(status: TrackedStatus): boolean {
-  return status === 'complete' || status === 'rejected' || status === 'cancelled';
+  return (
+    status === 'complete' ||
+    status === 'rejected' ||
+    status === 'cancelled' ||
+    status === 'replaced' ||
+    status === 'unresolved'
+  );
 }

@@ -368,7 +368,7 @@ export class Kernel {
     }
     if (this.config.execution.cancelOpenOrdersOnShutdown) await this.engine.cancelAll();
     await this.engine.poll();
-    this.engine.stop();
+    await this.engine.stop();
     this.engine.close();
     for (const sub of this.subscriptions) sub.unsubscribe();
     this.bus.close();

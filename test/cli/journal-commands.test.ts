@@ -44,28 +44,34 @@ function liveConfigWithJournal(): string {
     acceptedSeen: true,
     openedSeen: true,
   };
-  journal.saveOrder(order, 0);
-  journal.saveFill({
-    fillId: 'f1',
-    tag: order.tag,
-    strategyId: 's1',
-    token: '3045',
-    symbol: 'SBIN-EQ',
-    side: 'B',
-    quantity: 10,
-    price: 80_000,
+  journal.commit({ orders: [order], at: 0 });
+  journal.commit({
     at: 0,
+    fill: {
+      fillId: 'f1',
+      tag: order.tag,
+      strategyId: 's1',
+      token: '3045',
+      symbol: 'SBIN-EQ',
+      side: 'B',
+      quantity: 10,
+      price: 80_000,
+      at: 0,
+    },
   });
-  journal.saveFill({
-    fillId: 'f2',
-    tag: 's1-abc-2',
-    strategyId: 's1',
-    token: '3045',
-    symbol: 'SBIN-EQ',
-    side: 'S',
-    quantity: 4,
-    price: 80_500,
+  journal.commit({
     at: 1,
+    fill: {
+      fillId: 'f2',
+      tag: 's1-abc-2',
+      strategyId: 's1',
+      token: '3045',
+      symbol: 'SBIN-EQ',
+      side: 'S',
+      quantity: 4,
+      price: 80_500,
+      at: 1,
+    },
   });
   journal.close();
   return file;

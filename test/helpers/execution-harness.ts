@@ -86,7 +86,11 @@ export async function executionHarness(
   return { clock, sim, client, engine, events, newEngine };
 }
 
-/** Waits (real time, loopback I/O only) until `done()` holds, at most ~2 s. */
+/** Waits (real time, loopback I/O only) until `done()` holds; throws after ~2 s. */
 export async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 2_000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  for (let i = 0; i < 2_000; i++) {
+    if (done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  throw new Error('until: the condition never held');
 }

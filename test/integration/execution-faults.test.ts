@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteJournal } from '../../src/execution/sqlite-journal.ts';
-import type { RunningSimulator } from '../../src/sim/index.ts';
 import {
   type ExecutionHarness,
   executionHarness,
@@ -13,7 +12,7 @@ import {
 
 let harness: ExecutionHarness | undefined;
 afterEach(async () => {
-  harness?.engine.stop();
+  await harness?.engine.stop();
   await harness?.sim.close();
   harness = undefined;
 });

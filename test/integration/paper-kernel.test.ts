@@ -34,7 +34,8 @@ function countingFetch() {
 
 /** Waits (real time, loopback I/O only) until no request is in flight. */
 async function settle(state: { inFlight: number }): Promise<void> {
-  for (let quiet = 0, i = 0; quiet < 3 && i < 2_000; i++) {
+  for (let quiet = 0, i = 0; quiet < 3; i++) {
+    if (i >= 2_000) throw new Error('settle: requests still in flight after ~2 s');
     await new Promise((resolve) => setTimeout(resolve, 1));
     quiet = state.inFlight === 0 ? quiet + 1 : 0;
   }
