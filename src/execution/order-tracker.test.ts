@@ -84,4 +84,55 @@ describe('OrderTracker', () => {
     await tracker.poll();
     expect(asked).toHaveLength(1);
   });
+
+  it('does not close an order the book shows cancelled until its fills are booked', async () => {
+    const cancelled = {
+      id: '1000000007',
+      tags: 's1-x-1',
+      orderStatus: 'CANCELED',
+      quantity: '10',
+      price: '800.00',
+      fillShares: '5',
+      rejectReason: '',
+      snoOrderDirection: '',
+      snoOrderID: '',
+    };
+    const fill = {
+      id: '1000000007',
+      fillID: 'f1',
+      fillQuantity: '5',
+      fillPrice: '800.00',
+      averagePrice: '800.00',
+      fillShares: '5',
+    };
+    let trades: TradeBookRecord[] = [];
+    const broker = {
+      orderBook: async () => [cancelled],
+      tradeBook: async () => trades,
+      orderHistory: async () => [],
+    } as unknown as Broker;
+    const events: OrderEvent[] = [];
+    const tracked = { ...order(), status: 'open' as const, openedSeen: true };
+    const tracker = new OrderTracker({
+      broker,
+      clock: new VirtualClock(0),
+      logger: pino({ level: 'silent' }),
+      intervalMs: 1_000,
+      unknownGraceMs: 5_000,
+      emit: (e) => events.push(e),
+      persist: () => {},
+      onAbsent: async () => {},
+      onDuplicate: async () => {},
+      onPollError: () => {},
+      isPaused: () => false,
+    });
+    tracker.track(tracked);
+    await tracker.poll(); // the trade book lags: no fill yet
+    expect(tracked.status).toBe('open');
+    expect(events.map((e) => e.type)).toEqual([]);
+    trades = [fill as TradeBookRecord];
+    await tracker.poll();
+    expect(events.map((e) => e.type)).toEqual(['OrderPartiallyFilled', 'OrderCancelled']);
+    expect(tracked).toMatchObject({ status: 'cancelled', filledQuantity: 5 });
+  });
 });

@@ -1,7 +1,14 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { BehaviorSubject, defer, type Observable, Subject, type Subscription } from 'rxjs';
+import {
+  BehaviorSubject,
+  defer,
+  interval,
+  type Observable,
+  Subject,
+  type Subscription,
+} from 'rxjs';
 import type { Holidays } from '../api/schemas/utilities.ts';
 import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
 import { Recorder } from '../backtest/recorder.ts';
@@ -53,6 +60,9 @@ export type MarketSource = QuoteSource &
 function recordingFolderName(at: number): string {
   return new Date(at).toISOString().replace(/[:.]/g, '-');
 }
+
+/** How often positions are marked and the kill switch checked, market time. */
+const RISK_MARK_MS = 5_000;
 
 /** Risk limits of a config: rupees there, paise here. */
 export function riskLimitsOf(config: RunnerConfig): RiskLimits {
@@ -249,10 +259,8 @@ export class Kernel {
           })
         : client;
 
-    const gate: SessionGate = {
-      isOpen: (at) => calendarStore.calendar?.isOpen(at) ?? false,
-      nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
-    };
+    // No calendar at all means no trading: the engine denies with the reason.
+    const gate = (): SessionGate | undefined => calendarStore.calendar;
     // Live orders are recovered from the journal after a restart. Paper orders live in
     // the in-process paper broker, which a restart empties, so each paper run starts a
     // fresh journal (kept for `tiqs-runner orders` until the next run).
@@ -325,6 +333,7 @@ export class Kernel {
     for (const s of this.strategies) this.startStrategy(s, cal);
     this.scheduleSquareOff(cal);
     this.scheduleSummary();
+    this.scheduleRiskMarks();
     if (this.recorder !== undefined) {
       this.subscriptions.push(...this.recorder.attach(this.bus, this.config.recording.instruments));
     }
@@ -492,9 +501,22 @@ export class Kernel {
         'market summary',
       );
       this.logPnl(log);
-      this.subscriptions.push(this.clock.scheduler.schedule(tick, seconds * 1_000));
     };
-    this.subscriptions.push(this.clock.scheduler.schedule(tick, seconds * 1_000));
+    this.subscriptions.push(interval(seconds * 1_000, this.clock.scheduler).subscribe(tick));
+  }
+
+  /**
+   * Marks positions and checks the kill switch on its own timer, whatever the logging
+   * settings: unrealised losses must stop entries even between fills.
+   */
+  private scheduleRiskMarks(): void {
+    this.subscriptions.push(
+      interval(RISK_MARK_MS, this.clock.scheduler).subscribe(() => this.publishPositions()),
+    );
+    // Intents deferred for want of a calendar go out once one arrives.
+    this.subscriptions.push(
+      this.calendarStore.calendar$.subscribe(() => this.engine.retryDeferred()),
+    );
   }
 
   private logPnl(log: Logger): void {

@@ -11,6 +11,7 @@ import { TimeoutError } from '../../src/api/errors/timeout-error.ts';
 import { Pacer } from '../../src/api/pacing/pacer.ts';
 import { TiqsClient } from '../../src/api/tiqs-client.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
+import { createLogger } from '../../src/logging/create-logger.ts';
 import {
   createTestServer,
   type Reply,
@@ -417,13 +418,24 @@ describe('TiqsClient: secrets', () => {
       'hang',
     ];
     const s = await start((_req, i) => replies[i % replies.length] ?? 'drop');
-    const c = client(s.url, { timeoutMs: 50, retry: { limit: 0 } });
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'trace',
+      format: 'json',
+      destination: { write: (line: string) => lines.push(line) },
+    });
+    const c = client(s.url, { timeoutMs: 50, retry: { limit: 1 }, logger });
     const errors: unknown[] = [];
-    for (let i = 0; i < replies.length; i++)
+    // Every kind of failure, on reads (retried, so logged) and on placements (sent once:
+    // refused, unknown outcome with a nested time-out, network or parse cause).
+    for (let i = 0; i < replies.length; i++) {
       errors.push(await c.orderBook().catch((e: unknown) => e));
-    errors.push(await c.placeOrder('regular', fx.placeBody).catch((e: unknown) => e));
+      errors.push(await c.placeOrder('regular', fx.placeBody).catch((e: unknown) => e));
+    }
+    expect(errors.some((e) => e instanceof OutcomeUnknownError)).toBe(true);
     for (const err of errors) {
       expect(err).toBeInstanceOf(Error);
+      logger.error({ err }, 'request failed');
       for (const text of [
         String(err),
         JSON.stringify(err),
@@ -433,5 +445,9 @@ describe('TiqsClient: secrets', () => {
         expect(text).not.toContain(TOKEN);
       }
     }
+    const logged = lines.join('');
+    expect(logged).toContain('retrying');
+    expect(logged).not.toContain(APP_ID);
+    expect(logged).not.toContain(TOKEN);
   });
 });

@@ -116,6 +116,30 @@ describe('execution against the simulator: kill switch that flattens', () => {
   });
 });
 
+describe('execution against the simulator: the kill switch counts one day at a time', () => {
+  it("does not carry yesterday's loss into today, and trips on today's", async () => {
+    let mark = 0;
+    const { engine, clock } = await setUp('2026-11-20T10:00:00+05:30', {
+      risk: { dailyMaxLoss: 1_500, flattenOnKill: false },
+      quote: () => (mark === 0 ? undefined : { ltp: mark, lowerLimit: 0, upperLimit: 0 }),
+    });
+    await engine.submit(placeIntent('entry', { quantity: 10 }));
+    await engine.poll();
+    const entry = engine.positions.positions('s1')[0]?.averagePrice ?? 0;
+    mark = entry - 100; // -1,000 today: under the limit
+    engine.markAndCheck();
+    expect(engine.killed).toBe(false);
+    clock.advanceTo(Date.parse('2026-11-23T10:00:00+05:30'));
+    engine.markAndCheck(); // Monday starts at -1,000
+    mark = entry - 200; // -1,000 more on Monday
+    engine.markAndCheck();
+    expect(engine.killed).toBe(false);
+    mark = entry - 260; // -1,600 on Monday
+    engine.markAndCheck();
+    expect(engine.killed).toBe(true);
+  });
+});
+
 describe('execution against the simulator: cover orders', () => {
   it('follows the stop leg of a cover order: its fill flattens the position', async () => {
     const { engine, events, sim, clock } = await setUp(MORNING);

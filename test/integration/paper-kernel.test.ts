@@ -51,6 +51,8 @@ strategies:
   - id: buyer
     module: test/fixtures/strategies/buy-once.ts
     params: { quantity: 10 }
+  - id: rester
+    module: test/fixtures/strategies/rest-limit.ts
   - id: thrower
     module: test/fixtures/strategies/throws-in-setup.ts
   - id: later
@@ -100,9 +102,11 @@ describe('kernel in paper mode on the simulator', () => {
 
     expect(kernel.strategyStatus()).toEqual({
       buyer: 'running',
+      rester: 'running',
       thrower: 'failed',
       later: 'failed',
     });
+    expect(kernel.engine.orders('rester')[0]?.status).toBe('open');
 
     const stats = sim.stats;
     expect(stats.count('quotes')).toBeGreaterThan(0);
@@ -117,6 +121,8 @@ describe('kernel in paper mode on the simulator', () => {
       expect(stats.count(route)).toBe(0);
     }
     await kernel.stop();
+    // The resting order was cancelled at shutdown, in the paper broker: still no request.
+    expect(kernel.engine.orders('rester')[0]?.status).toBe('cancelled');
     expect(stats.count('cancelOrder')).toBe(0);
   });
 

@@ -1,4 +1,5 @@
-import { existsSync, unwatchFile, watchFile } from 'node:fs';
+import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { Command } from 'commander';
 import { ConfigError } from '../../config/config-error.ts';
 import { loadConfig } from '../../config/load-config.ts';
@@ -50,12 +51,21 @@ export function runCommand(): Command {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
+      let currentToken = config.broker.token;
       process.on('SIGHUP', () => {
-        // An env file next to the bot holds the day's token; re-read it first.
-        if (existsSync('.env')) process.loadEnvFile('.env');
-        loadConfig(opts.config)
+        // An env file next to the bot holds the day's token. Its values win over the
+        // environment the process started with (process.loadEnvFile would not override).
+        const env = existsSync('.env')
+          ? { ...process.env, ...parseEnv(readFileSync('.env', 'utf8')) }
+          : process.env;
+        loadConfig(opts.config, env)
           .then((fresh) => {
             if (fresh.broker.appId !== undefined && fresh.broker.token !== undefined) {
+              if (fresh.broker.token === currentToken) {
+                logger.warn('SIGHUP: the token is unchanged; still using the old one');
+                return;
+              }
+              currentToken = fresh.broker.token;
               kernel.setCredentials({ appId: fresh.broker.appId, token: fresh.broker.token });
               logger.info('credentials reloaded on SIGHUP');
             } else {
