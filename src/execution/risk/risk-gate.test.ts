@@ -71,6 +71,15 @@ describe('checkPlace', () => {
     if (!verdict.ok) expect(verdict.reason).toMatch(reason);
   });
 
+  it('treats a flip through zero as an entry after the kill switch', () => {
+    const verdict = checkPlace(
+      intent({ side: 'S', quantity: 15 }),
+      state({ killed: true, position: 10 }),
+      limits(),
+    );
+    expect(verdict.ok).toBe(false);
+  });
+
   it('lets an exit through after the kill switch', () => {
     expect(
       checkPlace(intent({ side: 'S' }), state({ killed: true, position: 10 }), limits()).ok,

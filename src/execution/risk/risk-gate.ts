@@ -46,7 +46,10 @@ export function checkPlace(intent: PlaceIntent, state: RiskState, limits: RiskLi
   const tick = intent.instrument.tickSize ?? 5;
   const signed = intent.side === 'B' ? intent.quantity : -intent.quantity;
   const after = state.position + signed;
-  const reduces = Math.abs(after) < Math.abs(state.position);
+  // Reducing means closer to flat on the same side; going through zero opens a new position.
+  const reduces =
+    Math.abs(after) < Math.abs(state.position) &&
+    (after === 0 || Math.sign(after) === Math.sign(state.position));
 
   if (!Number.isSafeInteger(intent.quantity) || intent.quantity <= 0) {
     return { ok: false, reason: `quantity ${intent.quantity} must be a positive whole number` };
