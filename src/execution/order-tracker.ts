@@ -7,6 +7,9 @@ import type { Broker } from './broker.ts';
 import type { OrderEvent } from './order-events.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
 
+const intentKey = (strategyId: string, intentId: string): string =>
+  `${strategyId}\u0000${intentId}`;
+
 /** A cover order's stop-loss leg, as the book marks it. */
 function isStopLeg(record: OrderBookRecord): boolean {
   return record.snoOrderDirection === 'SL' && record.snoOrderID !== '';
@@ -52,6 +55,10 @@ export interface OrderTrackerOptions {
  */
 export class OrderTracker {
   private readonly orders = new Map<string, TrackedOrder>();
+  /** Orders that were not final when last looked at: `active()` need not scan the day. */
+  private readonly open = new Set<TrackedOrder>();
+  /** The latest order of each strategy intent. */
+  private readonly byIntentKey = new Map<string, TrackedOrder>();
   private timer: Subscription | undefined;
   private inFlight: Promise<void> | undefined;
   private stopped = false;
@@ -61,21 +68,19 @@ export class OrderTracker {
   /** Starts following `order` (by its tag). */
   track(order: TrackedOrder): void {
     this.orders.set(order.tag, order);
+    this.byIntentKey.set(intentKey(order.strategyId, order.intentId), order);
+    if (!isFinal(order.status)) this.open.add(order);
   }
 
   /** Follows `order` under a new tag (a re-placement); the old key goes. */
   rekey(oldTag: string, order: TrackedOrder): void {
     this.orders.delete(oldTag);
-    this.orders.set(order.tag, order);
+    this.track(order);
   }
 
   /** The latest order placed for a strategy's intent, if any. */
   byIntent(strategyId: string, intentId: string): TrackedOrder | undefined {
-    let found: TrackedOrder | undefined;
-    for (const o of this.orders.values()) {
-      if (o.strategyId === strategyId && o.intentId === intentId) found = o;
-    }
-    return found;
+    return this.byIntentKey.get(intentKey(strategyId, intentId));
   }
 
   /** Every tracked order. */
@@ -85,7 +90,12 @@ export class OrderTracker {
 
   /** Orders not yet final. */
   active(): TrackedOrder[] {
-    return this.all().filter((o) => !isFinal(o.status));
+    const out: TrackedOrder[] = [];
+    for (const o of this.open) {
+      if (isFinal(o.status)) this.open.delete(o);
+      else out.push(o);
+    }
+    return out;
   }
 
   /** Starts the polling loop on the clock. */
@@ -185,8 +195,7 @@ export class OrderTracker {
         }
       }
     }
-    for (const order of this.all()) {
-      if (isFinal(order.status)) continue;
+    for (const order of this.active()) {
       const record = order.orderId === undefined ? byTag.get(order.tag) : byId.get(order.orderId);
       if (record === undefined && order.orderId === undefined) {
         if (
