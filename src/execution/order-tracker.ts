@@ -278,7 +278,9 @@ export class OrderTracker {
         system: true,
       };
       this.track(leg);
-      this.options.persist(leg);
+      // The exchange placed it on our behalf: announce it like any order, so every
+      // consumer of events (positions, ledgers, strategies) knows what it is.
+      this.options.emit({ type: 'OrderSubmitted', ...this.base(leg), intent: leg.intent });
       this.options.logger.info(
         { tag: leg.tag, orderId: record.id, parent: parent.orderId },
         'following the stop leg of a cover order',
