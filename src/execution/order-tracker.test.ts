@@ -35,6 +35,23 @@ const order = (): TrackedOrder => ({
   openedSeen: false,
 });
 
+/** A tracker over `broker` whose events land in `events`; no journal, no timers. */
+function trackerOn(broker: Broker, events: OrderEvent[]): OrderTracker {
+  return new OrderTracker({
+    broker,
+    clock: new VirtualClock(0),
+    logger: pino({ level: 'silent' }),
+    intervalMs: 1_000,
+    unknownGraceMs: 5_000,
+    emit: (e) => events.push(e),
+    persist: () => {},
+    onAbsent: async () => {},
+    onDuplicate: async () => {},
+    onPollError: () => {},
+    isPaused: () => false,
+  });
+}
+
 describe('OrderTracker', () => {
   it('reads an active order missing from the day book from its history', async () => {
     const history = {
@@ -63,19 +80,7 @@ describe('OrderTracker', () => {
     } as unknown as Broker;
     const events: OrderEvent[] = [];
     const tracked = order();
-    const tracker = new OrderTracker({
-      broker,
-      clock: new VirtualClock(0),
-      logger: pino({ level: 'silent' }),
-      intervalMs: 1_000,
-      unknownGraceMs: 5_000,
-      emit: (e) => events.push(e),
-      persist: () => {},
-      onAbsent: async () => {},
-      onDuplicate: async () => {},
-      onPollError: () => {},
-      isPaused: () => false,
-    });
+    const tracker = trackerOn(broker, events);
     tracker.track(tracked);
     await tracker.poll();
     expect(asked).toEqual(['1000000007']);
@@ -113,19 +118,7 @@ describe('OrderTracker', () => {
     } as unknown as Broker;
     const events: OrderEvent[] = [];
     const tracked = { ...order(), status: 'open' as const, openedSeen: true };
-    const tracker = new OrderTracker({
-      broker,
-      clock: new VirtualClock(0),
-      logger: pino({ level: 'silent' }),
-      intervalMs: 1_000,
-      unknownGraceMs: 5_000,
-      emit: (e) => events.push(e),
-      persist: () => {},
-      onAbsent: async () => {},
-      onDuplicate: async () => {},
-      onPollError: () => {},
-      isPaused: () => false,
-    });
+    const tracker = trackerOn(broker, events);
     tracker.track(tracked);
     await tracker.poll(); // the trade book lags: no fill yet
     expect(tracked.status).toBe('open');

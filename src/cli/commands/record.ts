@@ -2,11 +2,10 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { ProgressBar } from '../../backtest/progress-bar.ts';
 import { recordSession } from '../../backtest/record-session.ts';
-import { ConfigError } from '../../config/config-error.ts';
-import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../logging/create-logger.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
+import { loadConfigOrReport } from '../load-config-or-report.ts';
 
 /**
  * `tiqs-runner record --config F --out DIR`: records what the config's bot polls (every
@@ -22,17 +21,9 @@ export function recordCommand(): Command {
     .option('--until <iso>', 'stop at this instant (ISO 8601 with offset)')
     .option('--gzip', 'gzip the quote file at the end')
     .action(async (opts: { config: string; out: string; until?: string; gzip?: boolean }) => {
-      let config: Awaited<ReturnType<typeof loadConfig>>;
-      try {
-        config = await loadConfig(opts.config);
-      } catch (err) {
-        if (err instanceof ConfigError) {
-          process.stderr.write(`${err.message}\n`);
-          process.exitCode = EXIT.config;
-          return;
-        }
-        throw err;
-      }
+      const loaded = await loadConfigOrReport(opts.config);
+      if (loaded === undefined) return;
+      let config = loaded;
       const until = opts.until === undefined ? undefined : Date.parse(opts.until);
       if (until !== undefined && Number.isNaN(until)) {
         process.stderr.write(`--until: not an ISO instant: ${opts.until}\n`);

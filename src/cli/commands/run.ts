@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { Command } from 'commander';
-import { ConfigError } from '../../config/config-error.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../logging/create-logger.ts';
 import { Kernel, readTokenFile } from '../../runtime/kernel.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
+import { loadConfigOrReport } from '../load-config-or-report.ts';
 
 /**
  * `tiqs-runner run --config F`: runs a bot until SIGINT or SIGTERM, then stops
@@ -18,17 +18,8 @@ export function runCommand(): Command {
     .description('Run a bot from a YAML config until Ctrl-C')
     .requiredOption('-c, --config <file>', 'YAML config file')
     .action(async (opts: { config: string }) => {
-      let config: Awaited<ReturnType<typeof loadConfig>>;
-      try {
-        config = await loadConfig(opts.config);
-      } catch (err) {
-        if (err instanceof ConfigError) {
-          process.stderr.write(`${err.message}\n`);
-          process.exitCode = EXIT.config;
-          return;
-        }
-        throw err;
-      }
+      const config = await loadConfigOrReport(opts.config);
+      if (config === undefined) return;
       const logger = createLogger({ level: config.logging.level, format: config.logging.format });
       let kernel: Kernel;
       try {
