@@ -4,7 +4,7 @@ import { LiveClock } from '../clock/live-clock.ts';
 import { ScaledClock } from '../clock/scaled-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import { type RunningSimulator, startSimulator } from '../sim/http/start-simulator.ts';
-import { SIM_HOLIDAYS } from '../sim/sim-holidays.ts';
+import { istYear, simHolidaysFor } from '../sim/sim-holidays.ts';
 
 /** The in-process simulator of `baseUrl: embedded`, and the clock the bot shares with it. */
 export interface EmbeddedSimulator {
@@ -43,7 +43,8 @@ export async function startEmbeddedSimulator(
 ): Promise<EmbeddedSimulator> {
   // The wall clock only picks the start; from there the scaled clock runs everything.
   const { sim: options } = config.broker;
-  const calendar = TradingCalendar.fromHolidays(SIM_HOLIDAYS);
+  const year = istYear(wall.now());
+  const calendar = TradingCalendar.fromHolidays(simHolidaysFor([year - 1, year]));
   const start =
     options.start !== undefined ? Date.parse(options.start) : demoStart(wall.now(), calendar);
   const clock = new ScaledClock(start, options.speed);

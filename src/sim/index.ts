@@ -42,4 +42,4 @@ export {
 export { Prng } from './prng.ts';
 export { SimError } from './sim-error.ts';
 export { SimExchange, type SimExchangeOptions } from './sim-exchange.ts';
-export { SIM_HOLIDAYS } from './sim-holidays.ts';
+export { istYear, SIM_HOLIDAYS, simHolidays, simHolidaysFor } from './sim-holidays.ts';

@@ -31,7 +31,7 @@ import type { SimInstrument } from './market/sim-instrument.ts';
 import { SimMarket } from './market/sim-market.ts';
 import type { MarketHours } from './market-hours.ts';
 import { badRequest, notFound } from './sim-error.ts';
-import { SIM_HOLIDAYS } from './sim-holidays.ts';
+import { istYear, simHolidays, simHolidaysFor } from './sim-holidays.ts';
 
 /** Options of {@link SimExchange}. */
 export interface SimExchangeOptions {
@@ -39,7 +39,7 @@ export interface SimExchangeOptions {
   clock: Clock;
   /** Seed of the price paths; default 1. */
   seed?: number;
-  /** Holidays the exchange serves and trades by; default {@link SIM_HOLIDAYS}. */
+  /** Holidays the exchange serves and trades by; default the simulator's calendar of each year (`simHolidays`). */
   holidays?: Holidays;
   /** Session rules; default `TradingCalendar.fromHolidays(holidays)`. */
   hours?: MarketHours;
@@ -65,13 +65,18 @@ export class SimExchange {
   readonly market: SimMarket;
   readonly engine: OrderEngine;
   readonly hours: MarketHours;
-  private readonly holidayData: Holidays;
+  /** Holidays given in the options; without them, the simulator's calendar of each year. */
+  private readonly holidayData: Holidays | undefined;
 
   constructor(options: SimExchangeOptions) {
     this.clock = options.clock;
-    this.holidayData = options.holidays ?? SIM_HOLIDAYS;
-    this.hours = options.hours ?? TradingCalendar.fromHolidays(this.holidayData);
+    this.holidayData = options.holidays;
     const startAt = this.clock.now();
+    const year = istYear(startAt);
+    // The session rules span the years around the start, so a run over New Year trades on.
+    this.hours =
+      options.hours ??
+      TradingCalendar.fromHolidays(this.holidayData ?? simHolidaysFor([year - 1, year, year + 1]));
     const universe = options.universe ?? InstrumentUniverse.standard(startAt, this.hours);
     this.market = new SimMarket({
       universe,
@@ -176,7 +181,8 @@ export class SimExchange {
 
   /** `GET /info/holidays`. */
   holidays(): Holidays {
-    return structuredClone(this.holidayData);
+    // Like the service: the current year's list.
+    return structuredClone(this.holidayData ?? simHolidays(istYear(this.clock.now())));
   }
 
   /** `GET /info/index-list`. */

@@ -29,3 +29,39 @@ export const SIM_HOLIDAYS: Holidays = {
     '08-11-2026': ['18:00-19:00'],
   },
 };
+
+const SIM_YEAR = 2026;
+
+/**
+ * The simulator's calendar for `year`, as `/info/holidays` would serve it that year: the
+ * 2026 list itself, or for any other year the same days and sessions moved to it, so a
+ * demo or test in 2027 still sees a realistic, covered calendar.
+ */
+export function simHolidays(year: number): Holidays {
+  if (year === SIM_YEAR) return structuredClone(SIM_HOLIDAYS);
+  const move = (key: string): string => `${key.slice(0, 6)}${year}`;
+  return {
+    holidays: Object.fromEntries(
+      Object.entries(SIM_HOLIDAYS.holidays).map(([k, v]) => [move(k), v]),
+    ),
+    specialTradingDays: Object.fromEntries(
+      Object.entries(SIM_HOLIDAYS.specialTradingDays).map(([k, v]) => [move(k), [...v]]),
+    ),
+  };
+}
+
+/** Several years of {@link simHolidays} in one object (trading rules across a year change). */
+export function simHolidaysFor(years: readonly number[]): Holidays {
+  const out: Holidays = { holidays: {}, specialTradingDays: {} };
+  for (const year of years) {
+    const h = simHolidays(year);
+    Object.assign(out.holidays, h.holidays);
+    Object.assign(out.specialTradingDays, h.specialTradingDays);
+  }
+  return out;
+}
+
+/** The IST calendar year of an instant. */
+export function istYear(at: number): number {
+  return new Date(at + 330 * 60_000).getUTCFullYear();
+}

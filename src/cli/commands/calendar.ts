@@ -11,7 +11,7 @@ import { LiveClock } from '../../clock/live-clock.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { EXCHANGES, type Exchange } from '../../domain/order-params.ts';
 import { readTokenFile } from '../../runtime/kernel.ts';
-import { SIM_HOLIDAYS } from '../../sim/sim-holidays.ts';
+import { istYear, simHolidays } from '../../sim/sim-holidays.ts';
 
 /** What `calendar --json` prints. */
 export interface CalendarReport {
@@ -99,7 +99,7 @@ export function calendarCommand(deps: CalendarCommandDeps = {}): Command {
           : toEpochMs(options.at);
       const data =
         options.holidays === undefined
-          ? await fetchHolidays(options, deps)
+          ? await fetchHolidays(options, deps, at)
           : await readHolidaysFile(options.holidays);
       const calendar = TradingCalendar.fromHolidays(data);
       const report = buildReport(
@@ -235,10 +235,11 @@ async function endpointOf(
 async function fetchHolidays(
   options: CalendarCliOptions,
   deps: CalendarCommandDeps,
+  at: number,
 ): Promise<Holidays> {
   const endpoint = await endpointOf(options, deps.env ?? process.env);
   // The embedded simulator serves exactly this calendar; no need to start it.
-  if (endpoint === 'embedded') return SIM_HOLIDAYS;
+  if (endpoint === 'embedded') return simHolidays(istYear(at));
   const client = new TiqsClient({
     ...endpoint,
     timeoutMs: FETCH_TIMEOUT_MS,
