@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
-import type { Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import { Kernel } from '../runtime/kernel.ts';
@@ -99,11 +99,12 @@ export async function runBacktest(
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));
     subs.push(kernel.intents$.subscribe((i) => intents.push(i)));
+    let peak = capital;
     const sample = (): void => {
       const { gross, exposure } = mark(kernel);
       const pnl = gross - ledger.costs.total;
       const value = capital + pnl;
-      const peak = equity.reduce((m, p) => Math.max(m, p.equity), capital);
+      peak = Math.max(peak, value);
       equity.push({
         at: clock.now(),
         equity: value,
@@ -113,10 +114,13 @@ export async function runBacktest(
       });
     };
     const every = bt.equityIntervalSeconds * 1_000;
+    // One re-armed timer: the subscription list must not grow with the run's length.
+    let timer: Subscription | undefined;
     const tick = (): void => {
       sample();
-      subs.push(clock.scheduler.schedule(tick, every));
+      timer = clock.scheduler.schedule(tick, every);
     };
+    subs.push(new Subscription(() => timer?.unsubscribe()));
     await kernel.start();
     // The instruments a recording kept polled are followed here too: the same demand
     // means the same channels, so the paper broker (and the risk checks, through
@@ -125,7 +129,7 @@ export async function runBacktest(
       subs.push(kernel.bus.quote$(i.token, i.mode).subscribe());
       if (i.greeks) subs.push(kernel.bus.greeks$([i.token]).subscribe());
     }
-    subs.push(clock.scheduler.schedule(tick, every));
+    timer = clock.scheduler.schedule(tick, every);
     await market.play(
       to,
       options.onProgress === undefined ? {} : { onProgress: options.onProgress },

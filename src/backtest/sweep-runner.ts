@@ -66,16 +66,24 @@ export async function runSweep(spec: BacktestSpec, options: SweepOptions): Promi
   return { rankBy: sweep.rankBy, results: ranked, table: sweepTable(ranked, sweep.rankBy), file };
 }
 
-/** Sorts results best first by `metric`; ties by job id, failures last. */
+/**
+ * Sorts results best first by `metric`; ties by job id, failures last. A run with no
+ * closed trade has no profit factor, win rate or Sharpe worth the name: it ranks below
+ * every run that traded. A profit factor of `null` with trades means no losing trade.
+ */
 export function rankResults(results: readonly SweepResult[], metric: RankMetric): SweepResult[] {
+  const needsTrades = metric === 'profitFactor' || metric === 'winRate' || metric === 'sharpe';
   const score = (s: Summary): number => {
+    if (needsTrades && s.trades === 0) return Number.NEGATIVE_INFINITY;
     const v = s[metric];
     const n = v === null ? Number.POSITIVE_INFINITY : v;
     return metric === 'maxDrawdown' ? -n : n;
   };
   return [...results].sort((a, b) => {
     if (!a.ok || !b.ok) return a.ok === b.ok ? a.id - b.id : a.ok ? -1 : 1;
-    return score(b.summary) - score(a.summary) || a.id - b.id;
+    const sa = score(a.summary);
+    const sb = score(b.summary);
+    return sa === sb ? a.id - b.id : sb > sa ? 1 : -1;
   });
 }
 

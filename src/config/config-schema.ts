@@ -30,7 +30,8 @@ export const marketDataConfigSchema = z.object({
   batchSize: z.number().int().min(1).max(1_000).default(50),
   warmupSeconds: z.number().int().min(0).default(60),
   staleAfterIntervals: z.number().int().min(1).default(3),
-  requestsPerSecond: z.number().positive().max(10).default(10),
+  /** Quote request budget. The service allows 10/s; one in reserve absorbs network jitter. */
+  requestsPerSecond: z.number().int().positive().max(10).default(9),
 });
 
 /** One strategy instance. */

@@ -564,7 +564,6 @@ export class MarketDataBus implements MarketFeed {
     signal: AbortSignal,
   ): ObservableInput<readonly unknown[]> {
     return defer(() => {
-      this.counters.inFlightRequests += 1;
       let answer: Observable<readonly unknown[]>;
       if (kind === 'quotes') {
         this.counters.quoteRequests += 1;
@@ -583,6 +582,8 @@ export class MarketDataBus implements MarketFeed {
           }),
         );
       }
+      // Counted once the request exists: a source that throws at once sent nothing.
+      this.counters.inFlightRequests += 1;
       return answer.pipe(finalize(() => (this.counters.inFlightRequests -= 1)));
     });
   }

@@ -73,4 +73,20 @@ describe('parameter sweeps', () => {
     for await (const r of overTheWire.run(jobs)) seen.push(r);
     expect(rankResults(seen, 'sharpe').map((r) => r.id)).toEqual([0, 1]);
   });
+
+  it('ranks a run that never traded below every run that did', () => {
+    const result = (id: number, trades: number, profitFactor: number | null): SweepResult =>
+      ({
+        id,
+        ok: true,
+        params: {},
+        summary: { trades, profitFactor, winRate: 0, sharpe: 0 },
+      }) as unknown as SweepResult;
+    const ranked = rankResults(
+      [result(0, 0, null), result(1, 4, 3), result(2, 2, null)],
+      'profitFactor',
+    );
+    // No losing trade (null with trades) is best; no trade at all is last.
+    expect(ranked.map((r) => r.id)).toEqual([2, 1, 0]);
+  });
 });
