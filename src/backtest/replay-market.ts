@@ -5,9 +5,9 @@ import type { QuoteMode } from '../domain/order-params.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
 import type { MarketDataBusStats } from '../market-data/market-data-bus.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
-import { type MarketGreeks, type MarketQuote, sourceTimeOf } from '../market-data/market-quote.ts';
+import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
 import { MODES_ASCENDING, modeCovers, projectQuote } from '../market-data/project-quote.ts';
-import { sameQuote } from '../market-data/same-quote.ts';
+import { publishQuote } from '../market-data/publish-quote.ts';
 import { TokenChannel } from '../market-data/token-channel.ts';
 import type { Recording } from './read-recording.ts';
 import { RecordReader } from './record-reader.ts';
@@ -237,31 +237,14 @@ export class ReplayMarket implements MarketFeed {
     const r = this.reader;
     this.events += 1;
     if (r.kind === 'greeks') this.publishGreeks(r.token, r.greeks(), receivedAt);
-    else this.publishQuote(r.kind, r.quote(), receivedAt);
+    else this.publishQuoteRecord(r.kind, r.quote(), receivedAt);
   }
 
   /** As the bus ingests a polled quote: each covered mode's channel, changes only. */
-  private publishQuote(kind: QuoteMode, quote: Quote, receivedAt: number): void {
+  private publishQuoteRecord(kind: QuoteMode, quote: Quote, receivedAt: number): void {
     const channels = this.quoteTokens.get(quote.token);
     if (channels === undefined) return;
-    const sourceTime = sourceTimeOf(quote, kind, receivedAt);
-    for (const m of MODES_ASCENDING) {
-      if (!modeCovers(kind, m)) break;
-      const channel = channels[m];
-      if (channel === undefined) continue;
-      const projected = projectQuote(quote, kind, m);
-      const next: MarketQuote = {
-        token: quote.token,
-        mode: m,
-        quote: projected,
-        sourceTime,
-        receivedAt,
-      };
-      const prev = channel.last;
-      // Unchanged: refresh the cache (late subscribers see the newest stamps) but stay quiet.
-      if (prev !== undefined && sameQuote(prev.quote, projected)) channel.last = next;
-      else channel.publish(next);
-    }
+    publishQuote(channels, kind, quote, receivedAt);
   }
 
   private publishGreeks(token: number, greeks: MarketGreeks['greeks'], receivedAt: number): void {

@@ -17,7 +17,7 @@ import type { QuoteMode } from '../domain/order-params.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from './health.ts';
 import { HealthTracker } from './health-tracker.ts';
 import type { MarketFeed } from './market-feed.ts';
-import { type MarketGreeks, type MarketQuote, sourceTimeOf } from './market-quote.ts';
+import type { MarketGreeks, MarketQuote } from './market-quote.ts';
 import { type FailureVerdict, PollGroup, type PollGroupHost } from './poll-group.ts';
 import {
   type PollBatch,
@@ -28,9 +28,9 @@ import {
   stretchFactor,
 } from './poll-plan.ts';
 import { MODES_ASCENDING, modeCovers, projectQuote } from './project-quote.ts';
+import { publishQuote } from './publish-quote.ts';
 import type { QuoteSource } from './quote-source.ts';
 import { RequestBudget } from './request-budget.ts';
-import { sameQuote } from './same-quote.ts';
 import { type GateState, gateAt } from './session-gate.ts';
 import { ALWAYS_OPEN, type SessionOracle } from './session-oracle.ts';
 import { TokenChannel } from './token-channel.ts';
@@ -628,24 +628,7 @@ export class MarketDataBus implements MarketFeed {
       const state = this.quoteTokens.get(quote.token);
       if (state === undefined) continue;
       this.health.fresh(quote.token, receivedAt);
-      const sourceTime = sourceTimeOf(quote, mode, receivedAt);
-      for (const m of MODES_ASCENDING) {
-        if (!modeCovers(mode, m)) break;
-        const channel = state.channels[m];
-        if (channel === undefined) continue;
-        const projected = projectQuote(quote, mode, m);
-        const next: MarketQuote = {
-          token: quote.token,
-          mode: m,
-          quote: projected,
-          sourceTime,
-          receivedAt,
-        };
-        const prev = channel.last;
-        // Unchanged: refresh the cache (late subscribers see the newest stamps) but stay quiet.
-        if (prev !== undefined && sameQuote(prev.quote, projected)) channel.last = next;
-        else channel.publish(next);
-      }
+      publishQuote(state.channels, mode, quote, receivedAt);
     }
   }
 

@@ -1,0 +1,37 @@
+import type { Quote } from '../api/schemas/quote.ts';
+import type { QuoteMode } from '../domain/order-params.ts';
+import { type MarketQuote, sourceTimeOf } from './market-quote.ts';
+import { MODES_ASCENDING, modeCovers, projectQuote } from './project-quote.ts';
+import { sameQuote } from './same-quote.ts';
+import type { TokenChannel } from './token-channel.ts';
+
+/**
+ * Publishes one quote of `mode` to a token's channels of every mode it covers (full ⊇
+ * ohlcv ⊇ ltp), projected down. An unchanged quote only refreshes the cache, so late
+ * subscribers see the newest stamps but nobody is woken. Shared by the polling bus and
+ * the replay market, so both deliver exactly the same stream.
+ */
+export function publishQuote(
+  channels: Partial<Record<QuoteMode, TokenChannel<MarketQuote>>>,
+  mode: QuoteMode,
+  quote: Quote,
+  receivedAt: number,
+): void {
+  const sourceTime = sourceTimeOf(quote, mode, receivedAt);
+  for (const m of MODES_ASCENDING) {
+    if (!modeCovers(mode, m)) break;
+    const channel = channels[m];
+    if (channel === undefined) continue;
+    const projected = projectQuote(quote, mode, m);
+    const next: MarketQuote = {
+      token: quote.token,
+      mode: m,
+      quote: projected,
+      sourceTime,
+      receivedAt,
+    };
+    const prev = channel.last;
+    if (prev !== undefined && sameQuote(prev.quote, projected)) channel.last = next;
+    else channel.publish(next);
+  }
+}
