@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { afterEach } from 'vitest';
 import { TiqsClient } from '../../src/api/tiqs-client.ts';
 import { TradingCalendar } from '../../src/calendar/trading-calendar.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
@@ -93,4 +94,23 @@ export async function until(done: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   throw new Error('until: the condition never held');
+}
+
+/**
+ * Registers clean-up after each test (engine stopped, simulator closed) and returns the
+ * start-up function the tests call.
+ */
+export function useExecutionHarness(): (
+  ...args: Parameters<typeof executionHarness>
+) => Promise<ExecutionHarness> {
+  let current: ExecutionHarness | undefined;
+  afterEach(async () => {
+    await current?.engine.stop();
+    await current?.sim.close();
+    current = undefined;
+  });
+  return async (...args) => {
+    current = await executionHarness(...args);
+    return current;
+  };
 }

@@ -1,27 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SqliteJournal } from '../../src/execution/sqlite-journal.ts';
-import {
-  type ExecutionHarness,
-  executionHarness,
-  placeIntent,
-  until,
-} from '../helpers/execution-harness.ts';
-
-let harness: ExecutionHarness | undefined;
-afterEach(async () => {
-  await harness?.engine.stop();
-  await harness?.sim.close();
-  harness = undefined;
-});
+import { placeIntent, until, useExecutionHarness } from '../helpers/execution-harness.ts';
 
 const MORNING = '2026-11-20T10:00:00+05:30';
-async function setUp(...args: Parameters<typeof executionHarness>) {
-  harness = await executionHarness(...args);
-  return harness;
-}
+const setUp = useExecutionHarness();
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 
 describe('execution against the simulator: lifecycle', () => {

@@ -1,24 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OrderBookRecord } from '../../src/api/schemas/order-records.ts';
 import type { Broker } from '../../src/execution/broker.ts';
 import { SqliteJournal } from '../../src/execution/sqlite-journal.ts';
-import {
-  type ExecutionHarness,
-  executionHarness,
-  placeIntent,
-  until,
-} from '../helpers/execution-harness.ts';
+import { placeIntent, until, useExecutionHarness } from '../helpers/execution-harness.ts';
 
-let harness: ExecutionHarness | undefined;
-afterEach(async () => {
-  await harness?.engine.stop();
-  await harness?.sim.close();
-  harness = undefined;
-});
-
+const setUp = useExecutionHarness();
 const MORNING = '2026-11-20T10:00:00+05:30';
 const journalPath = () => join(mkdtempSync(join(tmpdir(), 'tr-recovery-')), 'journal.sqlite');
 
@@ -37,7 +26,7 @@ function laggingBook(client: Broker, hidden: Set<string>): Broker {
 
 describe('recovery and ambiguous placements', () => {
   it('does not place a third time after a restart that follows a re-placement', async () => {
-    harness = await executionHarness(MORNING);
+    const harness = await setUp(MORNING);
     const { sim, clock, newEngine } = harness;
     const path = journalPath();
     const first = newEngine({ journal: new SqliteJournal(path) });
@@ -61,7 +50,7 @@ describe('recovery and ambiguous placements', () => {
   });
 
   it('never re-places, after a next-day restart, an order whose outcome was lost the day before', async () => {
-    harness = await executionHarness('2026-11-20T15:29:00+05:30');
+    const harness = await setUp('2026-11-20T15:29:00+05:30');
     const { sim, clock, newEngine } = harness;
     const path = journalPath();
     const first = newEngine({ journal: new SqliteJournal(path) });
@@ -81,7 +70,7 @@ describe('recovery and ambiguous placements', () => {
   });
 
   it('cancels the first attempt if it turns up after its re-placement, and counts its fills', async () => {
-    harness = await executionHarness(MORNING);
+    const harness = await setUp(MORNING);
     const { sim, clock, client, newEngine } = harness;
     const hidden = new Set<string>();
     const { engine, events } = newEngine({ broker: laggingBook(client, hidden) });
@@ -104,7 +93,7 @@ describe('recovery and ambiguous placements', () => {
   });
 
   it('does not move an order backwards when a poll sees it before the placement answers', async () => {
-    harness = await executionHarness(MORNING);
+    const harness = await setUp(MORNING);
     const { client, newEngine } = harness;
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -134,7 +123,7 @@ describe('recovery and ambiguous placements', () => {
   });
 
   it('sends nothing once stopped, even when stopped during a poll', async () => {
-    harness = await executionHarness(MORNING);
+    const harness = await setUp(MORNING);
     const { sim, clock, engine } = harness;
     const ltp = sim.exchange.quote('ltp', 3045).ltp;
     await engine.submit(

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock/clock.ts';
 import type { OrderStatus, ReportType, Variety } from '../../domain/order-params.ts';
+import type { SimInstrument } from '../market/sim-instrument.ts';
 import { fillAgainstDepth, isStopTriggered } from '../matching/fill-against-depth.ts';
 import { badRequest, notFound } from '../sim-error.ts';
 import { checkOrder } from './check-order.ts';
@@ -16,6 +17,37 @@ export interface OrderEngineOptions {
   maxModifications?: number;
   /** First order number; ids count up from here. Default 1000000001. */
   firstOrderId?: number;
+}
+
+/** A new order, pending, with nothing filled; `parentId` for a cover order's stop leg. */
+function newSimOrder(
+  id: string,
+  instrument: SimInstrument,
+  params: OrderParams,
+  at: number,
+  parentId: string | undefined,
+): SimOrder {
+  return {
+    id,
+    exchangeOrderId: '',
+    instrument,
+    params: { ...params },
+    status: 'PENDING',
+    filled: 0,
+    fillValue: 0,
+    rejectReason: '',
+    cancelQuantity: 0,
+    placedAt: at,
+    updatedAt: at,
+    exchangeUpdatedAt: undefined,
+    modifications: 0,
+    triggered: false,
+    released: false,
+    parentId,
+    childId: undefined,
+    history: [],
+    fills: [],
+  };
 }
 
 /** Message of an accepted cancellation (spec §3 rule 3). */
@@ -76,27 +108,7 @@ export class OrderEngine {
     const inst = this.market.instrument(params.token);
     if (inst === undefined) throw notFound(`Unknown token ${params.token}`);
     const id = String(this.nextOrder++);
-    const order: SimOrder = {
-      id,
-      exchangeOrderId: '',
-      instrument: inst,
-      params: { ...params },
-      status: 'PENDING',
-      filled: 0,
-      fillValue: 0,
-      rejectReason: '',
-      cancelQuantity: 0,
-      placedAt: at,
-      updatedAt: at,
-      exchangeUpdatedAt: undefined,
-      modifications: 0,
-      triggered: false,
-      released: false,
-      parentId: undefined,
-      childId: undefined,
-      history: [],
-      fills: [],
-    };
+    const order = newSimOrder(id, inst, params, at, undefined);
     this.byId.set(id, order);
     this.list.push(order);
     this.record(order, 'PendingNew', at);
@@ -311,27 +323,7 @@ export class OrderEngine {
       amo: false,
     };
     const id = String(this.nextOrder++);
-    const order: SimOrder = {
-      ...main,
-      id,
-      exchangeOrderId: '',
-      params: leg,
-      status: 'PENDING',
-      filled: 0,
-      fillValue: 0,
-      rejectReason: '',
-      cancelQuantity: 0,
-      placedAt: at,
-      updatedAt: at,
-      exchangeUpdatedAt: undefined,
-      modifications: 0,
-      triggered: false,
-      released: false,
-      parentId: main.id,
-      childId: undefined,
-      history: [],
-      fills: [],
-    };
+    const order = newSimOrder(id, main.instrument, leg, at, main.id);
     main.childId = id;
     this.byId.set(id, order);
     this.list.push(order);
