@@ -12,13 +12,29 @@ export const brokerConfigSchema = z.object({
   token: z.string().min(1, 'expected a non-empty token (use ${TIQS_ACCESS_TOKEN})').optional(),
   /** A file holding the access token; re-read when it changes. */
   tokenFile: z.string().min(1).optional(),
+  /** Total deadline of one request, body included. */
   timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+  /** Longest wait a `Retry-After` header may impose; larger values are capped. */
+  retryAfterMaxMs: z.number().int().min(0).max(600_000).default(30_000),
+  /** A placement answered 429 (not accepted) is retried under its tag until this deadline. */
+  throttleRetryDeadlineMs: z.number().int().min(0).max(600_000).default(20_000),
+  /**
+   * Margin of the client-side rate windows for network jitter: at most N requests of a
+   * class are admitted in any window of (interval + margin), so arrivals at the service
+   * never exceed N in any interval.
+   */
+  pacingMarginMs: z.number().int().min(0).max(2_000).default(250),
   /** Options of the embedded simulator. */
   sim: z
     .object({
       seed: z.number().int().default(42),
       speed: z.number().positive().max(1_000).default(1),
       start: z.iso.datetime({ offset: true }).optional(),
+      /**
+       * Wall instant at which market time equals `start` (rehearsals against an external
+       * simulator started with the same --start, --speed and --anchor).
+       */
+      anchor: z.iso.datetime({ offset: true }).optional(),
     })
     .prefault({}),
 });
@@ -32,6 +48,8 @@ export const marketDataConfigSchema = z.object({
   staleAfterIntervals: z.number().int().min(1).default(3),
   /** Quote request budget. The service allows 10/s; one in reserve absorbs network jitter. */
   requestsPerSecond: z.number().int().positive().max(10).default(9),
+  /** Tokens the service rejected are set aside and retried alone this often. */
+  rejectedRetrySeconds: z.number().int().min(1).default(300),
 });
 
 /** One strategy instance. */
@@ -59,7 +77,14 @@ export const riskConfigSchema = z.object({
 /** The `execution` section. */
 export const executionConfigSchema = z.object({
   squareOffMinutesBeforeClose: z.number().int().min(0).max(120).default(10),
-  cancelOpenOrdersOnShutdown: z.boolean().default(true),
+  /**
+   * On SIGINT/SIGTERM: `cancel-entries` cancels working entry orders and keeps positions
+   * and their protective stops; `flatten` cancels everything and squares off; `leave`
+   * touches nothing.
+   */
+  onShutdown: z.enum(['cancel-entries', 'flatten', 'leave']).default('cancel-entries'),
+  /** The process exits within this long of SIGINT/SIGTERM, whatever the service does. */
+  shutdownTimeoutMs: z.number().int().min(1_000).max(600_000).default(30_000),
   trackIntervalMs: z.number().int().min(200).default(1_000),
 });
 

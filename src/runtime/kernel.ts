@@ -375,7 +375,7 @@ export class Kernel {
       s.subscription?.unsubscribe();
       if (s.status === 'running') s.status = 'stopped';
     }
-    if (this.config.execution.cancelOpenOrdersOnShutdown) await this.engine.cancelAll();
+    if (this.config.execution.onShutdown !== 'leave') await this.engine.cancelAll();
     await this.engine.poll();
     await this.engine.stop();
     this.engine.close();
