@@ -22,6 +22,7 @@ import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import { formatRupees } from '../domain/money.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
+import { toModifyParams } from './engine/modify-params.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from './engine/order-engine.ts';
 import { toHistory, toOrderBookRecord, toTradeBookRecord } from './engine/order-records.ts';
 import { toOrderParams } from './engine/to-order-params.ts';
@@ -129,16 +130,22 @@ export class SimExchange {
     return { orderNo: order.id, requestTime: formatTimeStamp(order.placedAt) };
   }
 
-  /** `PATCH /order/:variety/:order_id`. */
+  /**
+   * `PATCH /order/:variety/:order_id`. The path's variety is not checked against the
+   * order's (pytiqs modifies cover orders at `/order/regular/<id>`); empty
+   * `bookLossPrice`/`bookProfitPrice` keep the order's values.
+   */
   modifyOrder(variety: Variety, orderId: string, body: ModifyOrderRequest): MessageResult {
     this.sync();
-    const { params, reason } = toOrderParams(variety, body, (t) => this.market.instrument(t));
+    const { params, reason } = toModifyParams(this.engine.order(orderId), variety, body, (t) =>
+      this.market.instrument(t),
+    );
     if (reason !== undefined) throw badRequest(reason);
     this.engine.modify(orderId, variety, params);
     return { message: MODIFY_ACCEPTED };
   }
 
-  /** `DELETE /order/:variety/:order_id`. */
+  /** `DELETE /order/:variety/:order_id`; any variety in the path cancels the order. */
   cancelOrder(variety: Variety, orderId: string): MessageResult {
     this.sync();
     this.engine.cancel(orderId, variety);

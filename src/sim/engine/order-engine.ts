@@ -125,12 +125,13 @@ export class OrderEngine {
   }
 
   /**
-   * Modifies an open or pending order. Throws {@link SimError} (404 unknown, 400
+   * Modifies an open or pending order. `_variety` is the request path's and is not checked
+   * against the order's: the official client (pytiqs) always sends `regular`. Throws {@link SimError} (404 unknown, 400
    * otherwise) and leaves the order unchanged when the change is not allowed.
    */
-  modify(id: string, variety: Variety, changes: OrderParams): SimOrder {
+  modify(id: string, _variety: Variety, changes: OrderParams): SimOrder {
     const at = this.clock.now();
-    const order = this.working(id, variety, 'modified');
+    const order = this.working(id, 'modified');
     if (order.modifications >= this.maxModifications) {
       throw badRequest(
         `Order ${id} has had the maximum of ${this.maxModifications} modifications; cancel it and place a new order`,
@@ -164,10 +165,13 @@ export class OrderEngine {
     return order;
   }
 
-  /** Cancels an open or pending order; throws {@link SimError} otherwise. */
-  cancel(id: string, variety: Variety): SimOrder {
+  /**
+   * Cancels an open or pending order; throws {@link SimError} otherwise. `_variety` (the
+   * path's) is not checked, as for {@link modify}.
+   */
+  cancel(id: string, _variety: Variety): SimOrder {
     const at = this.clock.now();
-    const order = this.working(id, variety, 'cancelled');
+    const order = this.working(id, 'cancelled');
     this.close(order, at, '');
     return order;
   }
@@ -216,12 +220,9 @@ export class OrderEngine {
     for (const order of [...this.live]) this.work(order, at);
   }
 
-  private working(id: string, variety: Variety, verb: string): SimOrder {
+  private working(id: string, verb: string): SimOrder {
     const order = this.byId.get(id);
     if (order === undefined) throw notFound(`No order ${id}`);
-    if (order.params.variety !== variety) {
-      throw badRequest(`Order ${id} is a ${order.params.variety} order, not ${variety}`);
-    }
     if (!WORKING.has(order.status)) {
       throw badRequest(
         `Order ${id} is ${order.status}; only open or pending orders can be ${verb}`,
