@@ -39,10 +39,16 @@ class ScaledAction<T> extends Subscription implements SchedulerAction<T> {
  * demos: `tiqs-runner sim --always-open --start 2026-01-05T09:15+05:30 --speed 60`).
  * Timers on its scheduler fire after the scaled delay.
  *
+ * Market time is `start + (realNow() - anchor) * speed`. The anchor defaults to the
+ * instant of construction; giving the same start, speed and anchor to two processes (a
+ * bot and an external simulator) makes them agree on market time.
+ *
  * @example
  * ```ts
  * const clock = new ScaledClock(Date.parse('2026-01-05T03:45:00Z'), 60);
  * // one real second later, clock.now() is one minute past the start
+ * const shared = new ScaledClock(start, 60, Date.now, Date.parse('2026-11-23T18:00:00Z'));
+ * // market time is start + (wall - anchor) * 60, in every process built this way
  * ```
  */
 export class ScaledClock implements Clock, SchedulerLike {
@@ -53,9 +59,13 @@ export class ScaledClock implements Clock, SchedulerLike {
     private readonly start: number,
     private readonly speed = 1,
     private readonly realNow: () => number = Date.now,
+    anchor?: number,
   ) {
     if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`bad speed: ${speed}`);
-    this.realStart = realNow();
+    if (anchor !== undefined && !Number.isFinite(anchor)) {
+      throw new RangeError(`bad anchor: ${anchor}`);
+    }
+    this.realStart = anchor ?? realNow();
   }
 
   now(): number {

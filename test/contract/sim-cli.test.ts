@@ -45,4 +45,34 @@ describe('tiqs-runner sim (the CLI)', () => {
     expect(await exited).toBe(0);
     child = undefined;
   });
+
+  it('runs an anchored market clock and serves the admin routes to the admin token', async () => {
+    const start = '2026-01-05T09:00:00+05:30';
+    const anchor = new Date(Date.now() - 10_000).toISOString(); // 10 s ago, at 60x
+    const proc = spawn(
+      process.execPath,
+      ['bin/tiqs-runner.js', 'sim', '--start', start, '--speed', '60', '--anchor', anchor].concat([
+        '--admin-token',
+        'adm',
+      ]),
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = proc;
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout?.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+        if (m !== null) resolve(m[0]);
+      });
+      proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    const res = await fetch(`${url}/__sim/stats`, { headers: { 'x-sim-admin': 'adm' } });
+    expect(res.status).toBe(200);
+    const { marketTime } = (await res.json()) as { marketTime: string };
+    // start + (now - anchor) * 60 = about 10 market minutes past the start
+    const expected = Date.parse(start) + (Date.now() - Date.parse(anchor)) * 60;
+    expect(Math.abs(Date.parse(marketTime) - expected)).toBeLessThan(60_000);
+    expect((await fetch(`${url}/__sim/stats`)).status).toBe(403);
+  });
 });

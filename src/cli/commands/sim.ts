@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Clock } from '../../clock/clock.ts';
 import { LiveClock } from '../../clock/live-clock.ts';
 import { ScaledClock } from '../../clock/scaled-clock.ts';
+import { ROUTE_IDS, type RouteId } from '../../sim/http/route-table.ts';
 import { DEFAULT_SIM_CREDENTIALS } from '../../sim/http/sim-auth.ts';
 import { type SimulatorOptions, startSimulator } from '../../sim/http/start-simulator.ts';
 
@@ -33,6 +34,18 @@ function instant(name: string) {
   };
 }
 
+function parseRoutes(text: string | undefined): RouteId[] | undefined {
+  if (text === undefined) return undefined;
+  const ids = text.split(',').map((t) => t.trim());
+  const bad = ids.filter((id) => !(ROUTE_IDS as readonly string[]).includes(id));
+  if (bad.length > 0) {
+    throw new InvalidArgumentError(
+      `--fault-routes: unknown ${bad.join(', ')}; use ${ROUTE_IDS.join(', ')}`,
+    );
+  }
+  return ids as RouteId[];
+}
+
 interface SimFlags {
   port: number;
   host: string;
@@ -40,6 +53,17 @@ interface SimFlags {
   alwaysOpen?: boolean;
   start?: number;
   speed: number;
+  anchor?: number;
+  adminToken?: string;
+  throttleRate: number;
+  throttleRetryAfter: string;
+  redirectRate: number;
+  redirectStatus: number;
+  redirectTo: string;
+  stallRate: number;
+  trickleRate: number;
+  trickleInterval: number;
+  faultRoutes?: string;
   appId?: string;
   token?: string;
   tokenExpiresAt?: number;
@@ -65,6 +89,12 @@ export function simCommand(): Command {
     .option('--always-open', 'never close the market (for demos and tests)')
     .option('--start <iso>', 'market time to start at (default: now)', instant('--start'))
     .option('--speed <n>', 'market seconds per real second', num('--speed', 0.001, 100_000), 1)
+    .option(
+      '--anchor <iso>',
+      'wall instant at which market time equals --start (share it with the bot)',
+      instant('--anchor'),
+    )
+    .option('--admin-token <t>', 'serve the test-only /__sim/ admin routes to this token')
     .addOption(
       new Option(
         '--app-id <id>',
@@ -98,6 +128,40 @@ export function simCommand(): Command {
       0,
     )
     .option(
+      '--throttle-rate <0..1>',
+      'share answered 429 (not processed)',
+      num('--throttle-rate', 0, 1),
+      0,
+    )
+    .option('--throttle-retry-after <v>', 'Retry-After header of injected 429s, as sent', '1')
+    .option('--redirect-rate <0..1>', 'share redirected elsewhere', num('--redirect-rate', 0, 1), 0)
+    .option(
+      '--redirect-status <n>',
+      'status of injected redirects: 302 or 307',
+      int('--redirect-status', 302, 307),
+      302,
+    )
+    .option('--redirect-to <origin>', 'origin injected redirects point at', 'http://127.0.0.1:9')
+    .option(
+      '--stall-rate <0..1>',
+      'share processed, then answered with headers and half a body, never completed',
+      num('--stall-rate', 0, 1),
+      0,
+    )
+    .option(
+      '--trickle-rate <0..1>',
+      'share processed, then answered one byte per --trickle-interval',
+      num('--trickle-rate', 0, 1),
+      0,
+    )
+    .option(
+      '--trickle-interval <ms>',
+      'gap between trickled bytes',
+      int('--trickle-interval', 1, 600_000),
+      1_000,
+    )
+    .option('--fault-routes <ids>', 'comma-separated operations the rates apply to (default: all)')
+    .option(
       '--lose-order-responses <n>',
       'carry out the next N placements but drop their answers (duplicate-order trap)',
       int('--lose-order-responses', 0, 1_000_000),
@@ -110,9 +174,16 @@ export function simCommand(): Command {
       100,
     )
     .action(async (flags: SimFlags) => {
+      if (flags.anchor !== undefined && flags.start === undefined) {
+        throw new InvalidArgumentError('--anchor needs --start');
+      }
+      if (flags.redirectStatus !== 302 && flags.redirectStatus !== 307) {
+        throw new InvalidArgumentError('--redirect-status must be 302 or 307');
+      }
+      const routes = parseRoutes(flags.faultRoutes);
       const scaled = flags.start !== undefined || flags.speed !== 1;
       const clock: Clock = scaled
-        ? new ScaledClock(flags.start ?? Date.now(), flags.speed)
+        ? new ScaledClock(flags.start ?? Date.now(), flags.speed, Date.now, flags.anchor)
         : new LiveClock();
       const options: SimulatorOptions = {
         host: flags.host,
@@ -129,11 +200,21 @@ export function simCommand(): Command {
           dropRate: flags.dropRate,
           malformedRate: flags.malformedRate,
           loseOrderResponses: flags.loseOrderResponses,
+          throttleRate: flags.throttleRate,
+          throttleRetryAfter: flags.throttleRetryAfter,
+          redirectRate: flags.redirectRate,
+          redirectStatus: flags.redirectStatus,
+          redirectTo: flags.redirectTo,
+          stallRate: flags.stallRate,
+          trickleRate: flags.trickleRate,
+          trickleIntervalMs: flags.trickleInterval,
+          routes,
         },
         maxTokensPerRequest: flags.maxTokens,
         onError: (err) => process.stderr.write(`tiqs-runner sim: internal error: ${String(err)}\n`),
       };
       if (flags.alwaysOpen === true) options.hours = 'always-open';
+      if (flags.adminToken !== undefined) options.adminToken = flags.adminToken;
       if (flags.tokenExpiresAt !== undefined) options.tokenExpiresAt = flags.tokenExpiresAt;
       if (!flags.rateLimits) options.rateLimits = false;
       const sim = await startSimulator(options);

@@ -11,6 +11,22 @@ export interface FaultSettings {
   dropRate: number;
   /** Share answered 200 with a truncated, unparseable JSON body, before any processing. */
   malformedRate: number;
+  /** Share answered 429 with {@link throttleRetryAfter}, before any processing (not accepted). */
+  throttleRate: number;
+  /** `Retry-After` header value of injected 429s, as sent (hostile values allowed). */
+  throttleRetryAfter: string;
+  /** Share answered with a redirect to {@link redirectTo}, before any processing. */
+  redirectRate: number;
+  /** Status of injected redirects. */
+  redirectStatus: 302 | 307;
+  /** Origin injected redirects point at (the path is kept). */
+  redirectTo: string;
+  /** Share processed, then answered with headers and half a body that never completes. */
+  stallRate: number;
+  /** Share processed, then answered one byte every {@link trickleIntervalMs}. */
+  trickleRate: number;
+  /** Gap between the bytes of a trickled body, ms (network clock). */
+  trickleIntervalMs: number;
   /**
    * The next N order placements are carried out (the order exists) and then their
    * connection is dropped: the duplicate-order trap.
@@ -28,13 +44,43 @@ export const NO_FAULTS: Readonly<FaultSettings> = {
   failRate: 0,
   dropRate: 0,
   malformedRate: 0,
+  throttleRate: 0,
+  throttleRetryAfter: '1',
+  redirectRate: 0,
+  redirectStatus: 302,
+  redirectTo: 'http://127.0.0.1:9',
+  stallRate: 0,
+  trickleRate: 0,
+  trickleIntervalMs: 1_000,
   loseOrderResponses: 0,
   tokenExpiresAt: undefined,
   routes: undefined,
 };
 
+/** Faults drawn per request, in the order their rates are stacked. */
+export const FAULT_KINDS = [
+  'drop',
+  'fail',
+  'malformed',
+  'throttle',
+  'redirect',
+  'stall',
+  'trickle',
+] as const;
+/** One kind of per-request fault. */
+export type FaultKind = (typeof FAULT_KINDS)[number];
 /** What to do to one request. */
-export type FaultAction = 'fail' | 'drop' | 'malformed' | undefined;
+export type FaultAction = FaultKind | undefined;
+
+const RATE_OF: Readonly<Record<FaultKind, keyof FaultSettings>> = {
+  drop: 'dropRate',
+  fail: 'failRate',
+  malformed: 'malformedRate',
+  throttle: 'throttleRate',
+  redirect: 'redirectRate',
+  stall: 'stallRate',
+  trickle: 'trickleRate',
+};
 
 /**
  * Run-time fault controls of a running simulator. Decisions come from a generator seeded
@@ -50,7 +96,16 @@ export type FaultAction = 'fail' | 'drop' | 'malformed' | undefined;
 export class FaultInjector {
   private current: FaultSettings;
   private readonly rng: Prng;
-  private readonly injected = { fail: 0, drop: 0, malformed: 0, lostOrderResponses: 0 };
+  private readonly injected: Record<FaultKind | 'lostOrderResponses', number> = {
+    drop: 0,
+    fail: 0,
+    malformed: 0,
+    throttle: 0,
+    redirect: 0,
+    stall: 0,
+    trickle: 0,
+    lostOrderResponses: 0,
+  };
 
   constructor(seed: number, settings: Partial<FaultSettings> = {}) {
     this.rng = new Prng(hashInts(seed, 0xfa017));
@@ -63,12 +118,7 @@ export class FaultInjector {
   }
 
   /** Faults injected so far, per kind. */
-  get counts(): Readonly<{
-    fail: number;
-    drop: number;
-    malformed: number;
-    lostOrderResponses: number;
-  }> {
+  get counts(): Readonly<Record<FaultKind | 'lostOrderResponses', number>> {
     return { ...this.injected };
   }
 
@@ -90,15 +140,18 @@ export class FaultInjector {
   /** @internal Draws the fault, if any, for one request of `route`. */
   decide(route: RouteId): FaultAction {
     if (!this.applies(route)) return undefined;
-    const { failRate, dropRate, malformedRate } = this.current;
-    if (failRate <= 0 && dropRate <= 0 && malformedRate <= 0) return undefined;
+    const rates = FAULT_KINDS.map((k) => this.current[RATE_OF[k]] as number);
+    if (rates.every((r) => r <= 0)) return undefined;
     const u = this.rng.next();
-    let action: FaultAction;
-    if (u < dropRate) action = 'drop';
-    else if (u < dropRate + failRate) action = 'fail';
-    else if (u < dropRate + failRate + malformedRate) action = 'malformed';
-    if (action !== undefined) this.injected[action]++;
-    return action;
+    let edge = 0;
+    for (const [i, kind] of FAULT_KINDS.entries()) {
+      edge += Math.max(0, rates[i] ?? 0);
+      if (u < edge) {
+        this.injected[kind]++;
+        return kind;
+      }
+    }
+    return undefined;
   }
 
   /** @internal True (and counts down) when this placement's answer is to be lost. */

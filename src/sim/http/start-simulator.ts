@@ -7,8 +7,10 @@ import { sleep } from '../../clock/sleep.ts';
 import { ALWAYS_OPEN, type MarketHours } from '../market-hours.ts';
 import { SimError } from '../sim-error.ts';
 import { SimExchange } from '../sim-exchange.ts';
+import { ADMIN_PREFIX, serveAdmin } from './admin-routes.ts';
 import { BODIED_ROUTES, dispatch } from './dispatch.ts';
 import { type FaultAction, FaultInjector, type FaultSettings } from './fault-injector.ts';
+import { redirectResponse, stallResponse, trickleResponse } from './fault-responses.ts';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limiter.ts';
 import { matchRoute, type RouteId } from './route-table.ts';
 import { checkCredentials, DEFAULT_SIM_CREDENTIALS, type SimCredentials } from './sim-auth.ts';
@@ -46,6 +48,11 @@ export interface SimulatorOptions {
   maxTokensPerRequest?: number;
   /** Modifications allowed per order; default 25. */
   maxModifications?: number;
+  /**
+   * Serves the test-only admin routes under `/__sim/` to requests carrying this token in
+   * the `x-sim-admin` header. Unset (the default): those paths are unknown, like any other.
+   */
+  adminToken?: string;
   /** Called with unexpected internal errors (answered 500); default: ignored. */
   onError?: (err: unknown) => void;
 }
@@ -98,7 +105,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     ...options.faults,
     ...(options.tokenExpiresAt === undefined ? {} : { tokenExpiresAt: options.tokenExpiresAt }),
   });
-  const stats = new SimStats();
+  const stats = new SimStats(networkClock);
   const limiter =
     options.rateLimits === false
       ? undefined
@@ -108,6 +115,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     token: options.token ?? DEFAULT_SIM_CREDENTIALS.token,
   };
   const maxTokensPerRequest = options.maxTokensPerRequest ?? 100;
+  const adminToken = options.adminToken;
+  const setCredentials: RunningSimulator['setCredentials'] = (next) => {
+    credentials = {
+      appId: next.appId ?? credentials.appId,
+      token: next.token ?? credentials.token,
+    };
+    faults.set({ tokenExpiresAt: next.tokenExpiresAt });
+  };
 
   const send = (res: ServerResponse, status: number, body: string, headers = {}): void => {
     stats.recordResponse(status);
@@ -151,6 +166,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (limiter !== undefined) {
       const admission = limiter.admit(route);
       if (!admission.ok) {
+        stats.recordRateLimited();
         const retry = String(Math.ceil(admission.retryAfterMs / 1000));
         sendError(res, new SimError(429, 'TooManyRequests', admission.message), {
           'retry-after': retry,
@@ -169,6 +185,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       send(res, 200, '{"status":"success","data":{"trunc');
       return;
     }
+    if (action === 'throttle') {
+      const err = new SimError(429, 'TooManyRequests', 'Too many requests (injected)');
+      sendError(res, err, { 'retry-after': faults.settings.throttleRetryAfter });
+      return;
+    }
+    if (action === 'redirect') {
+      stats.recordResponse(faults.settings.redirectStatus);
+      const { redirectStatus, redirectTo } = faults.settings;
+      redirectResponse(res, redirectStatus, redirectTo, req.url ?? '/');
+      return;
+    }
     let body: unknown;
     if (BODIED_ROUTES.has(route)) {
       const text = raw.toString('utf8');
@@ -181,7 +208,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     const data = dispatch(exchange, route, match.params, body, { maxTokensPerRequest });
     if (route === 'placeOrder' && faults.takeLostOrderResponse()) return drop(req);
-    send(res, 200, JSON.stringify({ data, status: 'success' }));
+    const answer = JSON.stringify({ data, status: 'success' });
+    // Stalled and trickled answers come after the work: the outcome exists, unseen.
+    if (action === 'stall' || action === 'trickle') {
+      stats.recordResponse(200);
+      if (action === 'stall') stallResponse(res, answer);
+      else await trickleResponse(res, answer, faults.settings.trickleIntervalMs, networkClock);
+      return;
+    }
+    if (route === 'quote') stats.recordServed([(body as { token: number }).token]);
+    if (route === 'quotes') stats.recordServed(body as number[]);
+    send(res, 200, answer);
   };
 
   const server = createServer((req, res) => {
@@ -195,6 +232,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     });
     req.on('error', () => req.socket.destroy());
     req.on('end', () => {
+      if (adminToken !== undefined && (req.url ?? '').startsWith(ADMIN_PREFIX)) {
+        serveAdmin(req, res, Buffer.concat(chunks), {
+          token: adminToken,
+          exchange,
+          faults,
+          stats,
+          clock,
+          setCredentials,
+        });
+        return;
+      }
       if (tooLarge) {
         sendError(res, new SimError(413, 'BadRequestError', 'Request body too large'));
         return;
@@ -228,13 +276,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     exchange,
     faults,
     stats,
-    setCredentials(next) {
-      credentials = {
-        appId: next.appId ?? credentials.appId,
-        token: next.token ?? credentials.token,
-      };
-      faults.set({ tokenExpiresAt: next.tokenExpiresAt });
-    },
+    setCredentials,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err === undefined ? resolve() : reject(err)));
