@@ -26,11 +26,32 @@ export function backoffDelay(
   return Math.max(jittered, retryAfterMs ?? 0);
 }
 
-/** Parses `Retry-After` (seconds or an HTTP date) into ms from `now`. */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
+/** Default cap of a `Retry-After` wait (`broker.retryAfterMaxMs`). */
+export const DEFAULT_RETRY_AFTER_MAX_MS = 30_000;
+
+/**
+ * Parses `Retry-After` (seconds or an HTTP date) into ms from `now`, capped at `maxMs`.
+ * A negative, non-numeric or unparsable value is ignored (undefined): the service's
+ * hint must never turn into an hour's wait, nor overflow a timer (2^31 ms) into a 1 ms
+ * retry loop.
+ */
+export function parseRetryAfter(
+  value: string | null,
+  now: number,
+  maxMs: number = DEFAULT_RETRY_AFTER_MAX_MS,
+): number | undefined {
   if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1_000));
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  const text = value.trim();
+  let ms: number;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) {
+    const seconds = Number(text);
+    // "1e400" is Infinity: absurd, but a number, so it is capped like any other.
+    if (Number.isNaN(seconds) || seconds < 0) return undefined;
+    ms = seconds * 1_000;
+  } else {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return undefined;
+    ms = Math.max(0, at - now);
+  }
+  return Math.round(Math.min(ms, Math.max(0, maxMs)));
 }

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import ky, { TimeoutError as KyTimeoutError } from 'ky';
+import ky from 'ky';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Clock } from '../clock/clock.ts';
 import { LiveClock } from '../clock/live-clock.ts';
 import { sleep } from '../clock/sleep.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
-import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from './backoff.ts';
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  DEFAULT_RETRY_AFTER_MAX_MS,
+  parseRetryAfter,
+  type RetryOptions,
+} from './backoff.ts';
 import { InvalidResponseError } from './errors/invalid-response-error.ts';
 import { ModifyLimitError } from './errors/modify-limit-error.ts';
 import { NetworkError } from './errors/network-error.ts';
@@ -16,8 +22,9 @@ import { RefusedError } from './errors/refused-error.ts';
 import { SessionError } from './errors/session-error.ts';
 import { TimeoutError } from './errors/timeout-error.ts';
 import { TiqsError } from './errors/tiqs-error.ts';
-import { Pacer, type RateClass } from './pacing/pacer.ts';
+import { DEFAULT_PACING_MARGIN_MS, Pacer, type RateClass } from './pacing/pacer.ts';
 import type { RateLimits } from './pacing/rate-limits.ts';
+import { requestDeadline } from './request-deadline.ts';
 import { errorEnvelopeSchema, successEnvelopeSchema } from './schemas/envelope.ts';
 import {
   type OrderBookRecord,
@@ -66,13 +73,34 @@ export interface TiqsClientOptions extends Credentials {
   baseUrl?: string;
   /** Time source for pacing and backoff. Default: wall clock. */
   clock?: Clock;
-  /** Per-attempt time-out. Default 10 s. */
+  /**
+   * Total deadline of one attempt, from sending to the last byte of the body: a stalled
+   * or trickling body fails with TimeoutError at this instant. Default 10 s.
+   */
   timeoutMs?: number;
-  /** Retry of reads. Order operations are never retried. */
+  /**
+   * Time source of that deadline. Default: the wall clock, since a deadline is about
+   * the network; a test's auto-advancing virtual clock would fire it at once.
+   */
+  timeoutClock?: Clock;
+  /** Retry of reads. Order operations are only resent after a 429 (not accepted). */
   retry?: Partial<RetryOptions>;
+  /** Longest wait a `Retry-After` header may impose; larger values are capped. Default 30 s. */
+  retryAfterMaxMs?: number;
+  /**
+   * An order operation answered 429 was not accepted: it is resent (same tag) with
+   * backoff until this long after the first attempt, then fails with RateLimitedError.
+   * Default 20 s.
+   */
+  throttleRetryDeadlineMs?: number;
   /** Client-side limits. Default: the documented ones. */
   rateLimits?: RateLimits;
-  /** Explicit pacer; default: the one shared by these credentials at this base URL. */
+  /** Jitter margin of the pacer this client makes when none is given. Default 250 ms. */
+  pacingMarginMs?: number;
+  /**
+   * The pacer; pass the same one to every client of these credentials. Default: the one
+   * shared by these credentials at this base URL on this clock.
+   */
   pacer?: Pacer;
   /** Jitter source, for tests. */
   random?: () => number;
@@ -105,9 +133,11 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
  * Typed client of every operation of the Tiqs API (spec §4), on ky.
  *
  * Every call sends the `appId` and `token` headers, waits for its rate slot, unwraps the
- * envelope and validates `data` against the spec's schema. Reads are retried on network
- * errors, time-outs, 429 and 5xx with jittered exponential backoff; order operations
- * are sent once and raise {@link OutcomeUnknownError} when their outcome is unknown.
+ * envelope and validates `data` against the spec's schema, all within one deadline
+ * (body included). Redirects are never followed. Reads are retried on network errors,
+ * time-outs, 429 and 5xx with jittered exponential backoff. Order operations are resent
+ * only after a 429 (not accepted), under the same tag, until a deadline; any other
+ * unknown outcome raises {@link OutcomeUnknownError}.
  *
  * @example
  * ```ts
@@ -122,7 +152,10 @@ export class TiqsClient {
   private credentials: Credentials;
   private readonly clock: Clock;
   private readonly timeoutMs: number;
+  private readonly timeoutClock: Clock;
   private readonly retry: RetryOptions;
+  private readonly retryAfterMaxMs: number;
+  private readonly throttleRetryDeadlineMs: number;
   private readonly random: () => number;
   private readonly fetchImpl: typeof fetch | undefined;
   private readonly logger: Logger | undefined;
@@ -132,13 +165,23 @@ export class TiqsClient {
     this.credentials = { appId: options.appId, token: options.token };
     this.clock = options.clock ?? new LiveClock();
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.timeoutClock = options.timeoutClock ?? new LiveClock();
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.retryAfterMaxMs = options.retryAfterMaxMs ?? DEFAULT_RETRY_AFTER_MAX_MS;
+    this.throttleRetryDeadlineMs = options.throttleRetryDeadlineMs ?? 20_000;
     this.random = options.random ?? Math.random;
     this.fetchImpl = options.fetch;
     this.logger = options.logger;
     this.pacer =
       options.pacer ??
-      Pacer.shared({ baseUrl: this.baseUrl, appId: options.appId }, this.clock, options.rateLimits);
+      Pacer.shared(
+        { baseUrl: this.baseUrl, appId: options.appId },
+        this.clock,
+        options.rateLimits,
+        {
+          marginMs: options.pacingMarginMs ?? DEFAULT_PACING_MARGIN_MS,
+        },
+      );
   }
 
   /** Replaces the credentials, e.g. with the next day's token. */
@@ -190,8 +233,9 @@ export class TiqsClient {
   // --- orders -------------------------------------------------------------------
 
   /**
-   * Places an order (`POST /order/:variety`). Sent exactly once. A missing `tags` gets a
-   * fresh unique tag, so that an unknown outcome can always be reconciled.
+   * Places an order (`POST /order/:variety`). Accepted at most once: resent unchanged only
+   * after a 429. A missing `tags` gets a fresh unique tag, so that an unknown outcome can
+   * always be reconciled.
    */
   placeOrder(
     variety: Variety,
@@ -369,15 +413,16 @@ export class TiqsClient {
   }
 
   private async send<T>(call: Call<T>): Promise<T> {
+    const startedAt = this.clock.now();
     for (let attempt = 0; ; attempt++) {
+      // Every attempt takes its own slot: a retry is a request like any other.
       await this.pacer.acquire(call.rateClass, call.signal);
       try {
         return await this.attempt(call);
       } catch (err) {
         if (!(err instanceof TiqsError)) throw err;
-        if (call.kind === 'order' || !err.retryable || attempt >= this.retry.limit) throw err;
-        const retryAfter = err instanceof RateLimitedError ? err.retryAfterMs : undefined;
-        const delay = backoffDelay(attempt, this.retry, this.random, retryAfter);
+        const delay = this.retryDelay(call, err, attempt, startedAt);
+        if (delay instanceof TiqsError) throw delay;
         this.logger?.warn(
           {
             operation: call.operation,
@@ -385,41 +430,73 @@ export class TiqsClient {
             status: err.status,
             attempt: attempt + 1,
             delayMs: delay,
+            ...(call.tag === undefined ? {} : { tag: call.tag }),
           },
-          'request failed; retrying',
+          call.kind === 'order'
+            ? 'throttled (HTTP 429, not accepted); resending unchanged after backoff'
+            : 'request failed; retrying',
         );
         await sleep(this.clock, delay, call.signal);
       }
     }
   }
 
+  /** The wait before retrying `call` after `err`, or the error to raise instead. */
+  private retryDelay(
+    call: Call<unknown>,
+    err: TiqsError,
+    attempt: number,
+    startedAt: number,
+  ): number | TiqsError {
+    const retryAfter = err instanceof RateLimitedError ? err.retryAfterMs : undefined;
+    const delay = backoffDelay(attempt, this.retry, this.random, retryAfter);
+    if (call.kind === 'read') {
+      return err.retryable && attempt < this.retry.limit ? delay : err;
+    }
+    // An order operation is resent only after a 429: the service did not accept it, so
+    // the same request (same tag) cannot make a second order. Anything else stays as is.
+    if (!(err instanceof RateLimitedError)) return err;
+    const elapsed = this.clock.now() - startedAt;
+    if (elapsed + delay <= this.throttleRetryDeadlineMs) return delay;
+    const what = call.tag !== undefined ? `tag ${call.tag}` : `order ${call.orderId ?? '?'}`;
+    return new RateLimitedError(
+      `${call.operation}: not accepted for ${what}: the service answered HTTP 429 to ${attempt + 1} attempts over ${elapsed} ms; gave up at the ${this.throttleRetryDeadlineMs} ms deadline`,
+      { operation: call.operation, status: 429, retryAfterMs: err.retryAfterMs, cause: err },
+    );
+  }
+
   private async attempt<T>(call: Call<T>): Promise<T> {
     const { operation } = call;
-    let response: Response;
+    // One deadline over the whole exchange: ky's own time-out stops at the headers.
+    const deadline = requestDeadline(this.timeoutClock, this.timeoutMs, call.signal);
+    let response: Response | undefined;
+    let text: string;
     try {
       response = await ky(`${this.baseUrl}${call.path}`, {
         method: call.method,
         headers: { appId: this.credentials.appId, token: this.credentials.token },
         ...(call.body === undefined ? {} : { json: call.body }),
-        timeout: this.timeoutMs,
+        timeout: false,
         retry: 0,
         throwHttpErrors: false,
-        ...(call.signal === undefined ? {} : { signal: call.signal }),
+        // A redirect would carry the credentials (and a placement) to another origin.
+        redirect: 'manual',
+        signal: deadline.signal,
         ...(this.fetchImpl === undefined ? {} : { fetch: this.fetchImpl }),
       });
-    } catch (err) {
-      throw this.transportError(call, err);
-    }
-
-    let text: string;
-    try {
       text = await response.text();
     } catch (err) {
-      throw this.transportError(call, err, response.status);
+      throw this.transportError(call, err, deadline.expired, response?.status);
+    } finally {
+      deadline.dispose();
     }
     this.logger?.debug({ operation, status: response.status }, 'response');
+    return this.interpret(call, response, text);
+  }
 
-    const status = response.status;
+  private interpret<T>(call: Call<T>, response: Response, text: string): T {
+    const { operation } = call;
+    const { status } = response;
     let body: unknown;
     try {
       body = text === '' ? undefined : JSON.parse(text);
@@ -437,8 +514,21 @@ export class TiqsClient {
       throw new RateLimitedError(`${operation}: rate limited by the service (HTTP 429)`, {
         operation,
         status,
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.clock.now()),
+        retryAfterMs: parseRetryAfter(
+          response.headers.get('retry-after'),
+          this.clock.now(),
+          this.retryAfterMaxMs,
+        ),
       });
+    }
+    if (status >= 300 && status < 400) {
+      const refused = new RefusedError(
+        `${operation}: the service answered HTTP ${status}, a redirect to ${originOf(response.headers.get('location'), this.baseUrl)}; redirects are not followed, so credentials stay with ${originOf(this.baseUrl, this.baseUrl)}`,
+        { operation, status, errorCode: 'Redirect', serviceMessage: '' },
+      );
+      // Whoever redirected may have acted on the order first: only the book can tell.
+      if (call.kind === 'order') throw this.unknownOutcome(call, refused, status);
+      throw refused;
     }
     const failure = errorEnvelopeSchema.safeParse(body);
     if (status < 200 || status >= 300 || failure.success) {
@@ -478,24 +568,28 @@ export class TiqsClient {
     return parsed.data;
   }
 
-  private transportError(call: Call<unknown>, err: unknown, status?: number): TiqsError {
+  private transportError(
+    call: Call<unknown>,
+    err: unknown,
+    expired: boolean,
+    status?: number,
+  ): TiqsError {
     const { operation } = call;
     if (call.signal?.aborted) {
       return new TiqsError(`${operation}: aborted`, { operation, cause: safeCause(err) });
     }
-    const timedOut = err instanceof KyTimeoutError;
     const code = errorCode(err);
-    const base = timedOut
-      ? new TimeoutError(`${operation}: no answer within ${this.timeoutMs} ms`, {
-          operation,
-          cause: safeCause(err),
-        })
+    const base = expired
+      ? new TimeoutError(
+          `${operation}: no complete answer within ${this.timeoutMs} ms${status === undefined ? '' : ` (HTTP ${status} headers came, the body did not finish)`}`,
+          { operation, ...(status === undefined ? {} : { status }), cause: safeCause(err) },
+        )
       : new NetworkError(`${operation}: network failure${code ? ` (${code})` : ''}`, {
           operation,
           ...(status === undefined ? {} : { status }),
           cause: safeCause(err),
         });
-    if (call.kind === 'order' && !(code !== undefined && NOT_SENT_CODES.has(code))) {
+    if (call.kind === 'order' && (expired || !(code !== undefined && NOT_SENT_CODES.has(code)))) {
       return this.unknownOutcome(call, base, status);
     }
     return base;
@@ -517,6 +611,16 @@ export class TiqsClient {
         orderId: call.orderId,
       },
     );
+  }
+}
+
+/** The origin (scheme, host, port) of `location`: never its user, path or query. */
+function originOf(location: string | null, base: string): string {
+  if (location === null || location === '') return 'no location';
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return 'an unparsable location';
   }
 }
 

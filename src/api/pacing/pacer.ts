@@ -1,46 +1,86 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock/clock.ts';
-import { RateLimiter } from './rate-limiter.ts';
+import { RateLimiter, type RateWindow } from './rate-limiter.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.ts';
 
 /** Rate class of an operation. */
 export type RateClass = 'quote' | 'order' | 'other';
 
+/** Default {@link PacerOptions.marginMs} (`broker.pacingMarginMs`). */
+export const DEFAULT_PACING_MARGIN_MS = 250;
+
+/** Options of {@link Pacer}. */
+export interface PacerOptions {
+  /**
+   * Added to every window: at most `limit` requests are admitted in any window of
+   * `intervalMs + marginMs`. The service counts arrival times, which differ from
+   * admission times by connection set-up, event-loop lag and network jitter; as long as
+   * those differ by less than the margin between two requests `limit` apart, arrivals
+   * never exceed `limit` in any `intervalMs`. Default {@link DEFAULT_PACING_MARGIN_MS}.
+   */
+  marginMs?: number;
+}
+
 /**
  * Client-side pacing for one set of credentials: one queue per rate class plus the
  * per-order modification count. Share one Pacer between everything that uses the same
- * credentials ({@link Pacer.shared}) so that together they never meet a 429.
+ * credentials (pass it to each client) so that together they never meet a 429.
+ *
+ * @example
+ * ```ts
+ * const pacer = new Pacer(clock, DEFAULT_RATE_LIMITS, { marginMs: 250 });
+ * const client = new TiqsClient({ baseUrl, appId, token, clock, pacer });
+ * const busClient = new TiqsClient({ baseUrl, appId, token, clock, pacer, retry: { limit: 0 } });
+ * ```
  */
 export class Pacer {
-  private static readonly registry = new Map<string, Pacer>();
+  /** Per clock: a pacer on another clock (an ended test's virtual one) is never reused. */
+  private static readonly registry = new WeakMap<Clock, Map<string, Pacer>>();
   readonly limiters: Readonly<Record<RateClass, RateLimiter>>;
+  /** The margin added to every window, ms. */
+  readonly marginMs: number;
   private readonly modifications = new Map<string, number>();
 
   constructor(
-    clock: Clock,
+    readonly clock: Clock,
     readonly limits: RateLimits = DEFAULT_RATE_LIMITS,
+    options: PacerOptions = {},
   ) {
+    const marginMs = options.marginMs ?? DEFAULT_PACING_MARGIN_MS;
+    if (!(marginMs >= 0 && Number.isFinite(marginMs))) {
+      throw new RangeError(`bad pacing margin ${marginMs} ms`);
+    }
+    this.marginMs = marginMs;
+    const widen = (windows: readonly RateWindow[]): RateWindow[] =>
+      windows.map((w) => ({ limit: w.limit, intervalMs: w.intervalMs + marginMs }));
     this.limiters = {
-      quote: new RateLimiter(clock, limits.quote),
-      order: new RateLimiter(clock, limits.order),
-      other: new RateLimiter(clock, limits.other),
+      quote: new RateLimiter(clock, widen(limits.quote)),
+      order: new RateLimiter(clock, widen(limits.order)),
+      other: new RateLimiter(clock, widen(limits.other)),
     };
   }
 
   /**
-   * The Pacer of these credentials at this base URL, created on first use. The key is a
-   * hash, so no credential is kept in the registry in the clear.
+   * The Pacer of these credentials at this base URL on this clock, created on first use.
+   * Prefer passing one Pacer explicitly. The key is a hash, so no credential is kept in
+   * the registry in the clear.
    */
   static shared(
     key: { baseUrl: string; appId: string },
     clock: Clock,
     limits: RateLimits = DEFAULT_RATE_LIMITS,
+    options: PacerOptions = {},
   ): Pacer {
     const id = createHash('sha256').update(`${key.baseUrl}\n${key.appId}`).digest('hex');
-    let pacer = Pacer.registry.get(id);
+    let byKey = Pacer.registry.get(clock);
+    if (byKey === undefined) {
+      byKey = new Map();
+      Pacer.registry.set(clock, byKey);
+    }
+    let pacer = byKey.get(id);
     if (pacer === undefined) {
-      pacer = new Pacer(clock, limits);
-      Pacer.registry.set(id, pacer);
+      pacer = new Pacer(clock, limits, options);
+      byKey.set(id, pacer);
     }
     return pacer;
   }
@@ -48,6 +88,16 @@ export class Pacer {
   /** Waits for a slot of `rateClass`. */
   acquire(rateClass: RateClass, signal?: AbortSignal): Promise<void> {
     return this.limiters[rateClass].acquire(signal);
+  }
+
+  /**
+   * Most requests of `rateClass` per second the pacer lets through when saturated, e.g.
+   * 8 for 10 per second with a 250 ms margin. A poller must not plan for more.
+   */
+  sustainedPerSecond(rateClass: RateClass): number {
+    return Math.min(
+      ...this.limiters[rateClass].windows.map((w) => (w.limit * 1_000) / w.intervalMs),
+    );
   }
 
   /** Modifications made so far to `orderId`. */
