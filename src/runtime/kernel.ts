@@ -37,6 +37,7 @@ import { buildContext } from '../strategy/build-context.ts';
 import type { RoutedIntent } from '../strategy/intents.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from './embedded-simulator.ts';
+import { externalMarketClock } from './market-clock.ts';
 import { PaperBroker } from './paper-broker.ts';
 
 /** Reads an access token from a file (its first line); empty when there is no file. */
@@ -189,7 +190,7 @@ export class Kernel {
         token: config.broker.token ?? (await readTokenFile(config.broker.tokenFile)),
       };
     }
-    const clock = options.clock ?? embedded?.clock ?? new LiveClock();
+    const clock = options.clock ?? embedded?.clock ?? externalMarketClock(config.broker);
 
     const clientOptions = {
       ...endpoint,
