@@ -4,6 +4,7 @@ import { OutcomeUnknownError } from '../api/errors/outcome-unknown-error.ts';
 import { SessionError } from '../api/errors/session-error.ts';
 import type { OrderBookRecord } from '../api/schemas/order-records.ts';
 import type { Clock } from '../clock/clock.ts';
+import { sleep } from '../clock/sleep.ts';
 import type {
   CancelIntent,
   ModifyIntent,
@@ -18,7 +19,10 @@ import { OrderTracker } from './order-tracker.ts';
 import { PositionBook } from './position-book.ts';
 import { checkPlace, type RiskQuote } from './risk/risk-gate.ts';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from './risk/risk-limits.ts';
+import { type CancelAttempt, runShutdown, type ShutdownReport } from './run-shutdown.ts';
+import type { ShutdownPolicy } from './shutdown-policy.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
+import { untilAborted } from './until-aborted.ts';
 import { toModifyRequest, toPlaceRequest } from './wire-order.ts';
 
 /** When the market is open; the trading calendar satisfies it. */
@@ -48,6 +52,20 @@ export interface ExecutionEngineOptions {
   quote?: (token: string) => RiskQuote | undefined;
   /** Modifications the service allows per order. */
   maxModifications?: number;
+  /**
+   * Told when the service refuses the session (401/403) and trading pauses. With it,
+   * the engine logs no line of its own: the kernel's one notice speaks for every
+   * component. Without it, the engine logs the remedy itself.
+   */
+  onSessionRefused?: (err: SessionError) => void;
+}
+
+/** Options of {@link ExecutionEngine.shutdown}. */
+export interface ShutdownOptions {
+  /** Aborts when the stop's budget is spent; default: no limit. */
+  signal?: AbortSignal;
+  /** Between re-reads of the book while cancels and exits settle. Default 500 ms. */
+  retryMs?: number;
 }
 
 const IST_OFFSET_MS = 330 * 60_000;
@@ -84,6 +102,8 @@ export class ExecutionEngine {
   private seq = 0;
   private paused: string | undefined;
   private accepting = true;
+  /** The journal is closed: late answers are no longer written (the next start reconciles). */
+  private closed = false;
   /** IST day the kill switch tripped on, and each day's starting PnL (persisted). */
   private kill: { day: number | undefined; baselines: Record<number, number> } = {
     day: undefined,
@@ -160,6 +180,12 @@ export class ExecutionEngine {
 
   /** Stops taking intents and tracking; waits for a poll under way. */
   async stop(): Promise<void> {
+    this.stopAccepting();
+    await Promise.allSettled([...this.submitting]);
+    await this.tracker.stop();
+  }
+
+  private stopAccepting(): void {
     this.accepting = false;
     this.deferTimer?.unsubscribe();
     this.deferTimer = undefined;
@@ -170,12 +196,48 @@ export class ExecutionEngine {
       );
     }
     this.deferred.length = 0;
-    await Promise.allSettled([...this.submitting]);
-    await this.tracker.stop();
   }
 
-  /** Closes the journal. */
+  /**
+   * Stops for good under a shutdown policy, within the budget of `options.signal`:
+   * takes no more intents (deferred ones are dropped), waits for placements under way,
+   * cancels per the policy and verifies against the book, squares off for `flatten`,
+   * stops tracking, and reports what is still open at the broker. See
+   * {@link runShutdown}.
+   */
+  async shutdown(policy: ShutdownPolicy, options: ShutdownOptions = {}): Promise<ShutdownReport> {
+    const signal = options.signal ?? new AbortController().signal;
+    this.stopAccepting();
+    const stopped = this.tracker.stop();
+    const { clock } = this.options;
+    const report = await runShutdown(
+      {
+        logger: this.options.logger,
+        inFlight: () => this.submitting.size,
+        settleSubmissions: () => Promise.allSettled([...this.submitting]),
+        readBooks: async () => {
+          await this.tracker.poll();
+          return this.tracker.lastReadOk;
+        },
+        active: () => this.tracker.active(),
+        netPosition: (strategyId, token) => this.exposureOf(strategyId, token).position,
+        positions: () => this.positions.positions(),
+        cancel: (order, s) => this.cancelAtStop(order, s),
+        squareOff: (strategyId, token, id) =>
+          this.squareOff({ kind: 'squareOff', id, strategyId, token, reason: 'shutdown' }),
+        wait: (ms, s) => sleep(clock, ms, s).catch(() => undefined),
+      },
+      policy,
+      { signal, retryMs: options.retryMs ?? 500, now: () => clock.now() },
+    );
+    await untilAborted(stopped, signal);
+    return report;
+  }
+
+  /** Closes the journal; answers arriving later are not written. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.journal.close();
   }
 
@@ -204,7 +266,9 @@ export class ExecutionEngine {
   /** Resumes after a pause, e.g. once a fresh token is in place. */
   resume(): void {
     if (this.paused === undefined) return;
-    this.options.logger.info({ reason: this.paused }, 'trading resumed');
+    // With a session notifier, the kernel says it once for every component.
+    if (this.options.onSessionRefused === undefined)
+      this.options.logger.info({ reason: this.paused }, 'trading resumed');
     this.paused = undefined;
     this.flushDeferred();
   }
@@ -314,11 +378,14 @@ export class ExecutionEngine {
 
   /** Writes an order's state. */
   private persist(order: TrackedOrder): void {
+    if (this.closed) return;
     this.journal.commit({ orders: [order], at: this.options.clock.now() });
   }
 
   /** Journals an event (with its order and fill, in one transaction), then publishes it. */
   private emit(event: OrderEvent): void {
+    // After close nothing is written or published; the next start reconciles by tag.
+    if (this.closed) return;
     const order =
       'tag' in event && event.tag !== ''
         ? this.tracker.byIntent(event.strategyId, event.intentId)
@@ -388,6 +455,11 @@ export class ExecutionEngine {
   }
 
   private defer(intent: RoutedIntent, reason: string, until?: number): void {
+    if (!this.accepting) {
+      // Stopping: nothing may wait for a later open or a new token.
+      this.deny(intent, `${reason}; not kept: stopping`);
+      return;
+    }
     this.deferred.push(intent);
     this.emit({
       type: 'IntentDeferred',
@@ -578,6 +650,9 @@ export class ExecutionEngine {
   }
 
   private async replaceAbsent(order: TrackedOrder): Promise<void> {
+    // Stopping places nothing again: the order stays unknown, and the next start
+    // resolves it by tag.
+    if (!this.accepting) return;
     const now = this.options.clock.now();
     const base = {
       strategyId: order.strategyId,
@@ -756,6 +831,41 @@ export class ExecutionEngine {
     }
   }
 
+  /**
+   * One cancel at stop, sent again on every call (the stop decides how often): an
+   * earlier request may have been lost, and the book, not the answer, is the proof.
+   */
+  private async cancelAtStop(order: TrackedOrder, signal: AbortSignal): Promise<CancelAttempt> {
+    if (order.orderId === undefined) return 'failed';
+    order.cancelRequested = true;
+    const log = this.options.logger;
+    try {
+      const sent = await untilAborted(
+        this.options.broker.cancelOrder(order.variety, order.orderId, signal),
+        signal,
+      );
+      if (!sent.done) return 'unknown';
+      log.info(
+        { tag: order.tag, orderId: order.orderId, symbol: order.intent.instrument.symbol },
+        'stopping: cancel sent',
+      );
+      return 'sent';
+    } catch (err) {
+      if (err instanceof SessionError) {
+        this.pause(err);
+        return 'session-refused';
+      }
+      const unknown = err instanceof OutcomeUnknownError;
+      log.warn(
+        { err, tag: order.tag, orderId: order.orderId },
+        unknown
+          ? 'stopping: cancel answer unreadable; checking the book and retrying'
+          : 'stopping: cancel refused; checking the book',
+      );
+      return unknown ? 'unknown' : 'failed';
+    }
+  }
+
   private async squareOff(intent: SquareOffIntent & { strategyId: string }): Promise<void> {
     const inScope = (o: TrackedOrder) =>
       o.strategyId === intent.strategyId &&
@@ -808,9 +918,17 @@ export class ExecutionEngine {
     }
   }
 
-  private pause(err: SessionError): void {
+  /**
+   * Pauses trading on a refused session; public so that a refusal met elsewhere (the
+   * market-data bus) pauses execution too, since both use the same token.
+   */
+  pause(err: SessionError): void {
     if (this.paused !== undefined) return;
     this.paused = 'session expired or invalid (HTTP 401/403)';
+    if (this.options.onSessionRefused !== undefined) {
+      this.options.onSessionRefused(err);
+      return;
+    }
     this.options.logger.error(
       { operation: err.operation, status: err.status },
       'the access token was refused: trading is paused. Put a new token in the config or .env file and send SIGHUP, or update the watched token file; trading resumes without a restart and without losing state',

@@ -62,6 +62,7 @@ export class OrderTracker {
   private timer: Subscription | undefined;
   private inFlight: Promise<void> | undefined;
   private stopped = false;
+  private readOk = true;
 
   constructor(private readonly options: OrderTrackerOptions) {}
 
@@ -119,10 +120,21 @@ export class OrderTracker {
     await this.inFlight;
   }
 
+  /**
+   * Whether the latest poll read both books (or had nothing to read). False after a
+   * failed read or while paused: what the tracker knows is then only as last seen.
+   */
+  get lastReadOk(): boolean {
+    return this.readOk;
+  }
+
   /** One poll of both books; waits for a poll already under way instead of skipping. */
   poll(): Promise<void> {
     if (this.inFlight !== undefined) return this.inFlight;
-    if (this.options.isPaused()) return Promise.resolve();
+    if (this.options.isPaused()) {
+      this.readOk = false;
+      return Promise.resolve();
+    }
     this.inFlight = this.pollOnce().finally(() => {
       this.inFlight = undefined;
       this.options.afterPoll?.();
@@ -131,12 +143,16 @@ export class OrderTracker {
   }
 
   private async pollOnce(): Promise<void> {
-    if (this.active().length === 0) return;
+    if (this.active().length === 0) {
+      this.readOk = true;
+      return;
+    }
     try {
       const [book, trades] = await Promise.all([
         this.options.broker.orderBook(),
         this.options.broker.tradeBook(),
       ]);
+      this.readOk = true;
       const { missing, absent, duplicates } = this.reconcile(book, trades);
       for (const [order, record] of duplicates) await this.options.onDuplicate(order, record);
       for (const order of absent) await this.options.onAbsent(order);
@@ -155,6 +171,7 @@ export class OrderTracker {
         }
       }
     } catch (err) {
+      this.readOk = false;
       this.options.logger.warn({ err }, 'order tracking poll failed; will retry');
       this.options.onPollError(err);
     }

@@ -9,6 +9,7 @@ import {
   Subject,
   type Subscription,
 } from 'rxjs';
+import { SessionError } from '../api/errors/session-error.ts';
 import type { Holidays } from '../api/schemas/utilities.ts';
 import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
 import { Recorder } from '../backtest/recorder.ts';
@@ -25,6 +26,7 @@ import { type Journal, MemoryJournal } from '../execution/journal.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
 import type { RiskLimits } from '../execution/risk/risk-limits.ts';
 import { SqliteJournal } from '../execution/sqlite-journal.ts';
+import { untilAborted } from '../execution/until-aborted.ts';
 import { MarketDataBus } from '../market-data/market-data-bus.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import {
@@ -34,11 +36,15 @@ import {
 import type { QuoteSource } from '../market-data/quote-source.ts';
 import type { SessionOracle } from '../market-data/session-oracle.ts';
 import { buildContext } from '../strategy/build-context.ts';
+import { checkIntent, InvalidIntentError } from '../strategy/check-intent.ts';
+import { lastAutoIdNumber } from '../strategy/intent-factory.ts';
 import type { RoutedIntent } from '../strategy/intents.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from './embedded-simulator.ts';
+import { logShutdownReport } from './log-shutdown-report.ts';
 import { externalMarketClock } from './market-clock.ts';
 import { PaperBroker } from './paper-broker.ts';
+import { SessionExpiryNotice } from './session-expiry-notice.ts';
 
 /** Reads an access token from a file (its first line); empty when there is no file. */
 export async function readTokenFile(path: string | undefined): Promise<string> {
@@ -153,6 +159,7 @@ export class Kernel {
     readonly engine: ExecutionEngine,
     private readonly logger: Logger,
     private readonly embedded: EmbeddedSimulator | undefined,
+    private readonly sessionNotice: SessionExpiryNotice,
   ) {}
 
   /** Builds every component for the config; nothing runs until {@link start}. */
@@ -279,7 +286,16 @@ export class Kernel {
       if (ltp === undefined) return undefined;
       return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
     };
+    // One line on a refused session, whichever component meets it first.
+    const sessionNotice = new SessionExpiryNotice(log('kernel'), {
+      tokenFile: config.broker.tokenFile,
+    });
     const engine = new ExecutionEngine({
+      onSessionRefused: (err) =>
+        sessionNotice.refused('execution', {
+          operation: err.operation,
+          ...(err.status === undefined ? {} : { status: err.status }),
+        }),
       broker,
       clock,
       logger: log('execution'),
@@ -301,6 +317,7 @@ export class Kernel {
       engine,
       logger,
       embedded,
+      sessionNotice,
     );
     for (const l of loaded)
       kernel.strategies.push({ loaded: l, subscription: undefined, status: 'stopped' });
@@ -312,16 +329,32 @@ export class Kernel {
   async start(): Promise<void> {
     const log = this.logger.child({ component: 'kernel' });
     const status = await this.calendarStore.start();
+    // A stop that came while starting wins: nothing more is started.
+    if (this.stopping !== undefined) return;
     const calendar = this.calendarStore.calendar;
     if (calendar === undefined) {
       log.error({ status }, 'no trading calendar: refusing to trade until one can be loaded');
     }
     this.subscriptions.push(this.engine.events$.subscribe((e) => this.onOrderEvent(e)));
     const recovered = await this.engine.recover();
+    if (this.stopping !== undefined) return;
     if (recovered.orders > 0) log.info(recovered, 'recovered orders and fills from the journal');
+    // Strategies see the positions the journal holds before their first quote.
+    this.positions$.next(this.engine.positions.positions());
     this.engine.start();
     this.subscriptions.push(
       this.bus.health$.subscribe((h) => {
+        if (h.status === 'session-expired') {
+          // The same token serves orders: execution pauses too, and the notice speaks once.
+          if (h.token !== undefined) return;
+          this.sessionNotice.refused('market-data', { operation: 'quotes' });
+          this.engine.pause(
+            new SessionError(`market data: ${h.reason ?? 'credentials refused'}`, {
+              operation: 'quotes',
+            }),
+          );
+          return;
+        }
         if (h.status !== 'ok') log.warn({ health: h }, 'market data health');
       }),
     );
@@ -353,14 +386,17 @@ export class Kernel {
     this.client.setCredentials(credentials);
     this.bus.setCredentials(credentials);
     this.engine.resume();
+    this.sessionNotice.resumed();
   }
 
   /**
-   * Graceful stop: stop taking intents, cancel open orders if configured, flush, close.
-   * Safe to call more than once.
+   * Graceful stop under `execution.onShutdown` (see `ExecutionEngine.shutdown`): stop
+   * the strategies, settle placements under way, cancel per the policy and verify,
+   * close everything, and log what is still open at the broker. `signal` ends the work
+   * at the stop's budget. Safe to call more than once.
    */
-  stop(reason = 'stop requested'): Promise<void> {
-    this.stopping ??= this.doStop(reason);
+  stop(reason = 'stop requested', signal?: AbortSignal): Promise<void> {
+    this.stopping ??= this.doStop(reason, signal);
     return this.stopping;
   }
 
@@ -369,25 +405,30 @@ export class Kernel {
     return Object.fromEntries(this.strategies.map((s) => [s.loaded.id, s.status]));
   }
 
-  private async doStop(reason: string): Promise<void> {
+  private async doStop(reason: string, budget: AbortSignal | undefined): Promise<void> {
     const log = this.logger.child({ component: 'kernel' });
-    log.info({ reason }, 'stopping');
+    const began = Date.now();
+    const policy = this.config.execution.onShutdown;
+    log.info({ reason, policy }, 'stopping');
     for (const s of this.strategies) {
       s.subscription?.unsubscribe();
       if (s.status === 'running') s.status = 'stopped';
     }
-    if (this.config.execution.onShutdown !== 'leave') await this.engine.cancelAll();
-    await this.engine.poll();
-    await this.engine.stop();
+    const signal = budget ?? new AbortController().signal;
+    const report = await this.engine.shutdown(policy, {
+      signal,
+      retryMs: Math.min(500, this.config.execution.trackIntervalMs),
+    });
     this.engine.close();
     for (const sub of this.subscriptions) sub.unsubscribe();
     this.bus.close();
     this.recorder?.close();
     this.calendarStore.stop();
     if (this.broker instanceof PaperBroker) this.broker.close();
+    if (this.embedded !== undefined) await untilAborted(this.embedded.sim.close(), signal);
     this.logPnl(log);
-    await this.embedded?.sim.close();
-    log.info('stopped');
+    // Wall time on purpose: the stop's budget is the operator's, not the market's.
+    logShutdownReport(log, report, Date.now() - began);
   }
 
   private startStrategy(s: RunningStrategy, calendar: TradingCalendar): void {
@@ -412,11 +453,19 @@ export class Kernel {
         orderEvents$: this.engine.events$,
         positions$: this.positions$,
         logger: this.logger,
+        // Automatic ids continue after those the journal remembers (restarts).
+        intentSeq: lastAutoIdNumber(this.engine.orders(id).map((o) => o.intentId)),
       });
       s.status = 'running';
       s.subscription = s.loaded.definition.setup(ctx).subscribe({
-        next: (intent) => {
+        next: (emitted: unknown) => {
           if (s.status !== 'running') return;
+          const checked = checkIntent(emitted);
+          if (!checked.ok) {
+            fail(new InvalidIntentError(id, checked.problem));
+            return;
+          }
+          const intent = checked.intent;
           log.info({ intent }, 'intent');
           this.intents.next({ ...intent, strategyId: id, at: this.clock.now() });
           if (intent.kind === 'place' && this.broker instanceof PaperBroker) {
@@ -433,6 +482,8 @@ export class Kernel {
         error: fail,
         complete: () => log.info('strategy stream completed'),
       });
+      // A strategy that failed while subscribing (a bad first emission) is cut off now.
+      if ((s.status as RunningStrategy['status']) === 'failed') s.subscription.unsubscribe();
     } catch (err) {
       fail(err);
     }

@@ -28,6 +28,8 @@ export interface ContextDeps {
   /** All positions, re-emitted on change; this strategy's are filtered out of it. */
   positions$: Observable<Position[]>;
   logger: Logger;
+  /** Automatic intent ids start after this number (restarts: the journal's highest). */
+  intentSeq?: number;
 }
 
 /** Builds a {@link StrategyContext}; the same code serves live, paper, backtest and tests. */
@@ -50,6 +52,6 @@ export function buildContext<P>(deps: ContextDeps): StrategyContext<P> {
     orders$: deps.orderEvents$.pipe(filter((e) => e.strategyId === strategyId)),
     positions$: deps.positions$.pipe(map((ps) => ps.filter((p) => p.strategyId === strategyId))),
     log: deps.logger.child({ strategy: strategyId }),
-    intents: new IntentFactory(),
+    intents: new IntentFactory(deps.intentSeq ?? 0),
   };
 }

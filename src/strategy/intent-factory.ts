@@ -2,9 +2,32 @@ import type { CancelIntent, ModifyIntent, PlaceIntent, SquareOffIntent } from '.
 
 type Without<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
+/** An automatic id (`p12`, `x3`), or one derived from it (`x3:3045`, `p12/stop`, `p12#duplicate`). */
+const AUTO_ID = /^[pmcx](\d+)(?:$|[:/#])/;
+
+/**
+ * The highest number among automatic intent ids, 0 when none: a restarted strategy's
+ * factory counts on from there, so its fresh ids never collide with those its journal
+ * remembers.
+ *
+ * @example
+ * ```ts
+ * lastAutoIdNumber(['p1', 'p7/stop', 'x9:3045', 'entry']); // 9
+ * ```
+ */
+export function lastAutoIdNumber(ids: Iterable<string>): number {
+  let last = 0;
+  for (const id of ids) {
+    const n = Number(AUTO_ID.exec(id)?.[1] ?? 0);
+    if (Number.isSafeInteger(n) && n > last) last = n;
+  }
+  return last;
+}
+
 /**
  * Builds intents and gives each an id unique within the strategy (`p1`, `m2`, ...)
- * unless one is supplied.
+ * unless one is supplied. Numbering starts after `start` (the kernel passes the highest
+ * automatic id the journal holds for the strategy), so ids stay unique across restarts.
  *
  * @example
  * ```ts
@@ -13,7 +36,11 @@ type Without<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
  * ```
  */
 export class IntentFactory {
-  private seq = 0;
+  private seq: number;
+
+  constructor(start = 0) {
+    this.seq = start;
+  }
 
   private next(prefix: string): string {
     this.seq += 1;

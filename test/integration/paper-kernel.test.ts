@@ -41,6 +41,8 @@ async function settle(state: { inFlight: number }): Promise<void> {
   }
 }
 
+const root = process.cwd();
+// Absolute module paths: the test holds whichever folder relative paths resolve against.
 const configText = (stateDir: string) => `
 mode: paper
 broker:
@@ -49,14 +51,14 @@ marketData:
   intervalMs: 1000
 strategies:
   - id: buyer
-    module: test/fixtures/strategies/buy-once.ts
+    module: ${root}/test/fixtures/strategies/buy-once.ts
     params: { quantity: 10 }
   - id: rester
-    module: test/fixtures/strategies/rest-limit.ts
+    module: ${root}/test/fixtures/strategies/rest-limit.ts
   - id: thrower
-    module: test/fixtures/strategies/throws-in-setup.ts
+    module: ${root}/test/fixtures/strategies/throws-in-setup.ts
   - id: later
-    module: test/fixtures/strategies/errors-later.ts
+    module: ${root}/test/fixtures/strategies/errors-later.ts
 execution:
   trackIntervalMs: 1000
 state:

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { constants } from 'node:os';
 import { parseEnv } from 'node:util';
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.ts';
@@ -8,10 +9,18 @@ import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadConfigOrReport } from '../load-config-or-report.ts';
 
+/** Share of `execution.shutdownTimeoutMs` kept back from the graceful work for closing. */
+const CLOSING_RESERVE = 0.2;
+/** The most kept back for closing, ms. */
+const CLOSING_RESERVE_MAX_MS = 2_000;
+
 /**
  * `tiqs-runner run --config F`: runs a bot until SIGINT or SIGTERM, then stops
- * gracefully and exits 0. SIGHUP re-reads the config's credentials (a new day's token)
- * and resumes a paused bot without a restart.
+ * gracefully under `execution.onShutdown` and exits 0, always within
+ * `execution.shutdownTimeoutMs` whatever the service does: the graceful work gets the
+ * budget less a closing reserve, then the process logs what it could not finish and
+ * exits. A second signal exits at once (128 + the signal's number). SIGHUP re-reads the
+ * config's credentials (a new day's token) and resumes a paused bot without a restart.
  */
 export function runCommand(): Command {
   return new Command('run')
@@ -32,18 +41,44 @@ export function runCommand(): Command {
         }
         throw err;
       }
+      const budgetMs = config.execution.shutdownTimeoutMs;
+      let stopping = false;
+      let finished = false;
       const stopped = new Promise<void>((resolve) => {
         const stop = (signal: NodeJS.Signals) => {
-          void kernel.stop(`received ${signal}`).then(resolve, (err: unknown) => {
-            logger.error({ err }, 'error while stopping');
+          if (stopping) {
+            logger.warn({ event: 'forced-exit', signal }, 'second signal: exiting at once');
+            process.exit(128 + (constants.signals[signal] ?? 0));
+          }
+          stopping = true;
+          const budget = new AbortController();
+          const reserve = Math.min(CLOSING_RESERVE_MAX_MS, budgetMs * CLOSING_RESERVE);
+          const graceful = setTimeout(() => budget.abort(), budgetMs - reserve);
+          // The hard bound: whatever still hangs (a stalled answer, a socket) is left.
+          // Unref'd, so a clean stop exits as soon as nothing is left to run.
+          setTimeout(() => {
+            if (!finished)
+              logger.error(
+                { event: 'stop-timeout', budgetMs },
+                'the stop did not finish within execution.shutdownTimeoutMs: exiting; check open orders and positions with the broker',
+              );
+            process.exit(EXIT.ok);
+          }, budgetMs).unref();
+          const done = () => {
+            finished = true;
+            clearTimeout(graceful);
             resolve();
+          };
+          void kernel.stop(`received ${signal}`, budget.signal).then(done, (err: unknown) => {
+            logger.error({ err }, 'error while stopping');
+            done();
           });
         };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
       });
       let currentToken = config.broker.token;
-      process.on('SIGHUP', () => {
+      const onHangUp = () => {
         // An env file next to the bot holds the day's token. Its values win over the
         // environment the process started with (process.loadEnvFile would not override).
         const env = existsSync('.env')
@@ -69,7 +104,8 @@ export function runCommand(): Command {
               'SIGHUP: could not reload the config',
             ),
           );
-      });
+      };
+      process.on('SIGHUP', onHangUp);
       const { tokenFile } = config.broker;
       if (tokenFile !== undefined && config.broker.appId !== undefined) {
         const appId = config.broker.appId;
@@ -89,9 +125,11 @@ export function runCommand(): Command {
             );
         });
       }
-      await kernel.start();
+      // A stop may come while starting (e.g. the service does not answer at all).
+      await Promise.race([kernel.start(), stopped]);
       await stopped;
       if (tokenFile !== undefined) unwatchFile(tokenFile);
+      process.off('SIGHUP', onHangUp);
       process.exitCode = EXIT.ok;
     });
 }

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import {
+  EXCHANGES,
+  ORDER_TYPES,
+  PRODUCTS,
+  TRANSACTION_TYPES,
+  VALIDITIES,
+  VARIETIES,
+} from '../domain/order-params.ts';
+import type { OrderIntent } from './intents.ts';
+
+const id = z.string().min(1);
+const paise = z.number().int();
+const reason = z.string().optional();
+
+const instrument = z.looseObject({
+  exchange: z.enum(EXCHANGES),
+  token: z.string().min(1),
+  symbol: z.string().min(1),
+  lotSize: z.number().int().positive().optional(),
+  tickSize: paise.positive().optional(),
+});
+
+/** The intent kinds at the kernel boundary; extra fields pass (strategies may tag intents). */
+const intentSchema = z.discriminatedUnion('kind', [
+  z.looseObject({
+    kind: z.literal('place'),
+    id,
+    instrument,
+    side: z.enum(TRANSACTION_TYPES),
+    quantity: z.number().int().positive(),
+    orderType: z.enum(ORDER_TYPES),
+    price: paise.optional(),
+    triggerPrice: paise.optional(),
+    product: z.enum(PRODUCTS),
+    validity: z.enum(VALIDITIES).optional(),
+    variety: z.enum(VARIETIES).optional(),
+    bookLossPrice: paise.optional(),
+    disclosedQty: z.number().int().min(0).optional(),
+    afterHours: z.enum(['wait', 'amo']).optional(),
+    reason,
+  }),
+  z.looseObject({
+    kind: z.literal('modify'),
+    id,
+    target: id,
+    quantity: z.number().int().positive().optional(),
+    price: paise.optional(),
+    triggerPrice: paise.optional(),
+    orderType: z.enum(ORDER_TYPES).optional(),
+    reason,
+  }),
+  z.looseObject({ kind: z.literal('cancel'), id, target: id, reason }),
+  z.looseObject({ kind: z.literal('squareOff'), id, token: z.string().min(1).optional(), reason }),
+]);
+
+/** What {@link checkIntent} finds. */
+export type IntentCheck = { ok: true; intent: OrderIntent } | { ok: false; problem: string };
+
+/** A short, safe rendering of what a strategy emitted, for the error line. */
+function describe(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'function') return 'a function';
+  try {
+    const text = JSON.stringify(value);
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Checks that a value a strategy emitted is an order intent: an object with a known
+ * `kind` and that kind's required fields, of the right types. The kernel stops a
+ * strategy that emits anything else, as it does one that throws.
+ *
+ * @example
+ * ```ts
+ * checkIntent(undefined); // { ok: false, problem: 'undefined is not an intent: …' }
+ * ```
+ */
+export function checkIntent(value: unknown): IntentCheck {
+  const parsed = intentSchema.safeParse(value);
+  if (parsed.success) return { ok: true, intent: value as OrderIntent };
+  const issues = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length === 0 ? 'intent' : i.path.join('.')}: ${i.message}`)
+    .join('; ');
+  return { ok: false, problem: `${describe(value)} is not an intent (${issues})` };
+}
+
+/** A strategy emitted something that is not an intent; it is stopped, the others go on. */
+export class InvalidIntentError extends Error {
+  override readonly name = 'InvalidIntentError';
+
+  constructor(
+    readonly strategyId: string,
+    problem: string,
+  ) {
+    super(`strategy "${strategyId}" emitted ${problem}`);
+  }
+}
