@@ -172,7 +172,9 @@ export class HealthTracker {
   sessionExpired(now: number, error: unknown): void {
     if (this.paused) return;
     this.paused = true;
-    this.logger.error(
+    // Debug only: the kernel's session-expiry notice logs the one error line, with the
+    // remedy, from the `session-expired` health event below.
+    this.logger.debug(
       { err: describe(error) },
       'session expired or credentials refused; polling paused until new credentials arrive',
     );
@@ -185,7 +187,7 @@ export class HealthTracker {
     this.paused = false;
     this.failingGroups.clear();
     for (const t of this.tokens.values()) t.expectSince = now;
-    this.logger.info('polling resumed');
+    this.logger.debug('polling resumed');
     this.refresh(now, 'resumed');
   }
 
