@@ -1,0 +1,179 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { OutcomeUnknownError } from '../api/errors/outcome-unknown-error.ts';
+import type { OrderBookRecord } from '../api/schemas/order-records.ts';
+import type { PlaceOrderResult } from '../api/schemas/order-requests.ts';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { PlaceIntent } from '../strategy/intents.ts';
+import type { Broker } from './broker.ts';
+import { ExecutionEngine } from './execution-engine.ts';
+
+type CancelMode = 'ok' | 'lost-before' | 'lost-after' | 'stall';
+
+/**
+ * An in-memory broker whose answers a test can hold back: placements wait for
+ * `answerPlacements()`, cancels follow `cancelModes` in turn, and `stallBooks` makes
+ * every book read hang.
+ */
+class FakeBroker implements Broker {
+  readonly book: OrderBookRecord[] = [];
+  readonly cancels: string[] = [];
+  cancelModes: CancelMode[] = [];
+  stallBooks = false;
+  holdPlacements = false;
+  private held: Array<() => void> = [];
+
+  placeOrder(_v: unknown, request: { tags?: string; quantity: string }): Promise<PlaceOrderResult> {
+    // A held placement is still on its way: the book learns of it with the answer.
+    const accept = (): PlaceOrderResult => {
+      const id = String(1000 + this.book.length);
+      this.book.push({
+        id,
+        tags: request.tags ?? '',
+        orderStatus: 'OPEN',
+        quantity: request.quantity,
+        price: '100.00',
+        fillShares: '0',
+        rejectReason: '',
+        snoOrderDirection: '',
+        snoOrderID: '',
+      } as OrderBookRecord);
+      return { orderNo: id } as PlaceOrderResult;
+    };
+    if (!this.holdPlacements) return Promise.resolve(accept());
+    return new Promise((resolve) => this.held.push(() => resolve(accept())));
+  }
+
+  answerPlacements(): void {
+    for (const answer of this.held.splice(0)) answer();
+  }
+
+  modifyOrder(): never {
+    throw new Error('not used');
+  }
+
+  cancelOrder(_v: unknown, orderId: string) {
+    this.cancels.push(orderId);
+    const mode = this.cancelModes.shift() ?? 'ok';
+    const cancel = () => {
+      const record = this.book.find((r) => r.id === orderId);
+      if (record !== undefined) record.orderStatus = 'CANCELED';
+    };
+    const lost = new OutcomeUnknownError('cancelOrder: unreadable answer', {
+      operation: 'cancelOrder',
+      orderId,
+    });
+    if (mode === 'stall') return new Promise<never>(() => {});
+    if (mode === 'lost-before') return Promise.reject(lost);
+    cancel();
+    if (mode === 'lost-after') return Promise.reject(lost);
+    return Promise.resolve({ message: 'ok' } as never);
+  }
+
+  orderHistory() {
+    return Promise.resolve([]);
+  }
+
+  orderBook() {
+    if (this.stallBooks) return new Promise<never>(() => {});
+    return Promise.resolve(this.book.map((r) => ({ ...r })));
+  }
+
+  tradeBook() {
+    if (this.stallBooks) return new Promise<never>(() => {});
+    return Promise.resolve([]);
+  }
+}
+
+const entry = (id: string): PlaceIntent & { strategyId: string } => ({
+  kind: 'place',
+  strategyId: 's1',
+  id,
+  instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+  side: 'B',
+  quantity: 10,
+  orderType: 'LMT',
+  price: 10_000,
+  product: 'I',
+});
+
+function setUp() {
+  const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
+  const broker = new FakeBroker();
+  const engine = new ExecutionEngine({
+    broker,
+    clock,
+    logger: pino({ level: 'silent' }),
+    sessions: { isOpen: () => true, nextOpen: () => undefined },
+  });
+  return { clock, broker, engine };
+}
+
+/** Steps virtual time 100 ms at a time until `work` settles (at most `maxMs`). */
+async function drive<T>(clock: VirtualClock, work: Promise<T>, maxMs = 60_000): Promise<T> {
+  let done = false;
+  const watched = work.finally(() => {
+    done = true;
+  });
+  for (let t = 0; t <= maxMs && !done; t += 100) {
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    if (!done) clock.advanceBy(100);
+  }
+  return watched;
+}
+
+describe('ExecutionEngine.shutdown', () => {
+  it('waits for a placement in flight, then cancels it as an entry', async () => {
+    // Checked to fail: without the wait for submissions, the order has no id when the
+    // policy runs, nothing is cancelled, and the book keeps it OPEN.
+    const { clock, broker, engine } = setUp();
+    broker.holdPlacements = true;
+    void engine.submit(entry('e1'));
+    clock.scheduler.schedule(() => broker.answerPlacements(), 2_000);
+    const report = await drive(clock, engine.shutdown('cancel-entries'));
+    expect(broker.book.map((r) => r.orderStatus)).toEqual(['CANCELED']);
+    expect(report.orders).toEqual([]);
+    expect(report.unfinished).toEqual([]);
+  });
+
+  it.each(['lost-before', 'lost-after'] as const)(
+    'verifies a cancel whose answer is unreadable (%s the cancel) in the book, and sends it again if needed',
+    async (mode) => {
+      // Checked to fail: with one cancel and no re-read (the old cancelAll), the
+      // 'lost-before' case leaves the order OPEN.
+      const { clock, broker, engine } = setUp();
+      await engine.submit(entry('e1'));
+      broker.cancelModes = [mode];
+      const report = await drive(clock, engine.shutdown('cancel-entries'));
+      expect(broker.book[0]?.orderStatus).toBe('CANCELED');
+      expect(broker.cancels).toHaveLength(mode === 'lost-before' ? 2 : 1);
+      expect(report.orders).toEqual([]);
+      expect(engine.orders('s1')[0]?.status).toBe('cancelled');
+    },
+  );
+
+  it('leaves everything with `leave`', async () => {
+    const { clock, broker, engine } = setUp();
+    await engine.submit(entry('e1'));
+    const report = await drive(clock, engine.shutdown('leave'));
+    expect(broker.cancels).toEqual([]);
+    expect(report.orders.map((o) => [o.order.intentId, o.role])).toEqual([['e1', 'entry']]);
+  });
+
+  it('ends at the budget when the service stalls, and says what it could not finish', async () => {
+    // Checked to fail: with the book reads awaited without the signal, `drive` runs out
+    // of virtual time and the test times out on a stop that never ends.
+    const { clock, broker, engine } = setUp();
+    await engine.submit(entry('e1'));
+    broker.stallBooks = true;
+    broker.cancelModes = ['stall'];
+    const budget = new AbortController();
+    clock.scheduler.schedule(() => budget.abort(), 5_000);
+    const report = await drive(clock, engine.shutdown('cancel-entries', { signal: budget.signal }));
+    expect(clock.now() - Date.parse('2026-11-20T10:00:00+05:30')).toBeLessThanOrEqual(5_100);
+    expect(report.unfinished[0]).toMatch(/budget .*ran out/);
+    expect(report.unfinished.join('\n')).toMatch(/cancel not confirmed for s1-/);
+    expect(report.booksRead).toBe(false);
+    expect(report.orders).toHaveLength(1);
+  });
+});

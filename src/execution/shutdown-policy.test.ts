@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderType, TransactionType } from '../domain/order-params.ts';
+import { classifyWorkingOrders, ordersToCancel } from './shutdown-policy.ts';
+import type { TrackedOrder } from './tracked-order.ts';
+
+/** A working order of strategy `s1` on NIFTY CE (token 1). */
+function working(
+  intentId: string,
+  side: TransactionType,
+  quantity: number,
+  extra: { orderType?: OrderType; filled?: number; placedAt?: number; token?: string } = {},
+): TrackedOrder {
+  return {
+    strategyId: 's1',
+    intentId,
+    tag: `s1-${intentId}`,
+    variety: 'regular',
+    intent: {
+      kind: 'place',
+      id: intentId,
+      instrument: { exchange: 'NFO', token: extra.token ?? '1', symbol: 'NIFTY-CE' },
+      side,
+      quantity,
+      orderType: extra.orderType ?? 'LMT',
+      product: 'I',
+    },
+    request: {} as TrackedOrder['request'],
+    orderId: `o-${intentId}`,
+    status: 'open',
+    quantity,
+    filledQuantity: extra.filled ?? 0,
+    fills: new Set(),
+    replacements: 0,
+    modifications: 0,
+    placedAt: extra.placedAt ?? 0,
+    acceptedSeen: true,
+    openedSeen: true,
+  };
+}
+
+const roles = (orders: TrackedOrder[], net: number) =>
+  Object.fromEntries(
+    [...classifyWorkingOrders(orders, () => net)].map(([o, role]) => [o.intentId, role]),
+  );
+
+describe('classifyWorkingOrders', () => {
+  it("keeps a short straddle leg's cover stop and cancels a fresh sell on the same leg", () => {
+    // Checked to fail: with every order counted an entry (the old cancelAll), `p1/stop`
+    // comes out 'entry' and this assertion breaks.
+    const orders = [working('p1/stop', 'B', 50, { orderType: 'SL-MKT' }), working('p3', 'S', 50)];
+    expect(roles(orders, -50)).toEqual({ 'p1/stop': 'protective', p3: 'entry' });
+  });
+
+  it('counts everything as an entry while flat', () => {
+    expect(roles([working('a', 'B', 10), working('b', 'S', 10)], 0)).toEqual({
+      a: 'entry',
+      b: 'entry',
+    });
+  });
+
+  it('keeps stops before targets, and never more than the position can absorb', () => {
+    const orders = [
+      working('target', 'S', 10, { placedAt: 1 }),
+      working('stop', 'S', 10, { orderType: 'SL-LMT', placedAt: 2 }),
+      working('more', 'B', 5),
+    ];
+    // Long 10: the stop takes all the room; the target would go through zero.
+    expect(roles(orders, 10)).toEqual({ stop: 'protective', target: 'entry', more: 'entry' });
+    // Long 20: both exits fit.
+    expect(roles(orders, 20)).toEqual({ stop: 'protective', target: 'protective', more: 'entry' });
+  });
+
+  it('counts fills so far: a partly filled exit is protective for its remainder', () => {
+    const exit = working('exit', 'S', 10, { filled: 6 });
+    expect(roles([exit], 4)).toEqual({ exit: 'protective' });
+    // An exit larger than the position flips it through zero: an entry.
+    expect(roles([working('flip', 'S', 10)], 4)).toEqual({ flip: 'entry' });
+  });
+
+  it('looks at each instrument on its own', () => {
+    const orders = [
+      working('ce-stop', 'B', 50, { orderType: 'SL-MKT' }),
+      working('pe', 'S', 50, { token: '2' }),
+    ];
+    const net = (_: string, token: string) => (token === '1' ? -50 : 0);
+    const found = Object.fromEntries(
+      [...classifyWorkingOrders(orders, net)].map(([o, r]) => [o.intentId, r]),
+    );
+    expect(found).toEqual({ 'ce-stop': 'protective', pe: 'entry' });
+  });
+});
+
+describe('ordersToCancel', () => {
+  const orders = [working('p1/stop', 'B', 50, { orderType: 'SL-MKT' }), working('p3', 'S', 50)];
+  it('cancels entries only by default, everything to flatten, nothing to leave', () => {
+    const ids = (policy: Parameters<typeof ordersToCancel>[0]) =>
+      ordersToCancel(policy, orders, () => -50).map((o) => o.intentId);
+    expect(ids('cancel-entries')).toEqual(['p3']);
+    expect(ids('flatten')).toEqual(['p1/stop', 'p3']);
+    expect(ids('leave')).toEqual([]);
+  });
+});
