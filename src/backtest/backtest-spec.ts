@@ -1,11 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { zodPath } from '../api/zod-path.ts';
 import { ConfigError } from '../config/config-error.ts';
-import type { RunnerConfig } from '../config/config-schema.ts';
-import { parseConfig } from '../config/load-config.ts';
+import { type RunnerConfig, runnerConfigSchema } from '../config/config-schema.ts';
+import { parseConfigWith, readConfigText } from '../config/load-config.ts';
 import { costOverridesSchema } from './cost-model.ts';
 
 /** Metrics a sweep can rank by (higher is better, except drawdown, ranked lowest first). */
@@ -25,14 +22,14 @@ const instant = z.iso.datetime({ offset: true });
 /** The `backtest` section of a spec; the rest of the file is an ordinary runner config. */
 export const backtestSectionSchema = z
   .object({
-    /** Recording folder, relative to the project folder. */
+    /** Recording folder, relative to the spec's folder. */
     data: z.string().min(1),
     /** Replay window; default the whole recording. */
     from: instant.optional(),
     to: instant.optional(),
     /** Starting capital in rupees: the base of returns and of the equity curve. */
     capital: z.number().positive().default(1_000_000),
-    /** Report folder, relative to the project folder; default `backtests/out/<spec name>`. */
+    /** Report folder, relative to the spec's folder; default `out/<spec name>` there. */
     out: z.string().min(1).optional(),
     /** Equity curve sampling step, virtual seconds. */
     equityIntervalSeconds: z.number().int().min(1).default(60),
@@ -50,6 +47,7 @@ export const backtestSectionSchema = z
         /** Worker threads; default one per core. */
         workers: z.number().int().positive().optional(),
       })
+      .strict()
       .optional(),
   })
   .strict();
@@ -57,13 +55,24 @@ export const backtestSectionSchema = z
 /** The `backtest` section of a spec. */
 export type BacktestSection = z.infer<typeof backtestSectionSchema>;
 
+/** A whole spec file: a runner config (mode `paper`, implied) plus `backtest:`. */
+const backtestSpecSchema = runnerConfigSchema.extend({
+  mode: z
+    .literal('paper', { error: 'a backtest runs in mode paper (simulated fills); omit mode' })
+    .default('paper'),
+  backtest: backtestSectionSchema,
+});
+
 /** A loaded backtest spec. */
 export interface BacktestSpec {
   /** Path of the spec file. */
   readonly file: string;
   /** Spec name: the file name without extension. */
   readonly name: string;
-  /** Project folder: the spec folder's parent, against which paths resolve. */
+  /**
+   * The spec's own folder, against which its relative paths resolve (like any config's).
+   * Every path in `config` and `backtest` is already absolute.
+   */
   readonly projectDir: string;
   readonly config: RunnerConfig;
   readonly backtest: BacktestSection;
@@ -71,42 +80,18 @@ export interface BacktestSpec {
 
 /**
  * Parses a backtest spec: a runner config (mode `paper` implied) with a `backtest:`
- * section. Errors are {@link ConfigError}s naming the file and field path.
+ * section. Errors are {@link ConfigError}s naming the file and field path. Paths are
+ * made absolute against the spec's folder; `backtest.out` defaults to `out/<spec name>`
+ * there.
  */
 export function parseBacktestSpec(
   text: string,
   file: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): BacktestSpec {
-  let raw: unknown;
-  try {
-    raw = parse(text);
-  } catch (err) {
-    throw new ConfigError(file, [{ path: '', message: 'YAML syntax error' }], { cause: err });
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError(file, [{ path: '', message: 'expected a YAML mapping' }]);
-  }
-  const doc = raw as Record<string, unknown>;
-  if (doc.mode !== undefined && doc.mode !== 'paper') {
-    throw new ConfigError(file, [
-      { path: 'mode', message: 'a backtest runs in mode paper (simulated fills); omit mode' },
-    ]);
-  }
-  // The runner config parser knows nothing of `backtest:` (zod drops unknown keys).
-  const config = parseConfig(`mode: paper\n${text.replace(/^mode:.*$/m, '')}`, file, env);
-  const section = backtestSectionSchema.safeParse(doc.backtest);
-  if (!section.success) {
-    throw new ConfigError(
-      file,
-      section.error.issues.map((i) => ({
-        path: zodPath('backtest', i.path),
-        message: i.message,
-      })),
-    );
-  }
+  const { backtest, ...config } = parseConfigWith(backtestSpecSchema, text, file, env);
   const ids = new Set(config.strategies.map((s) => s.id));
-  for (const key of Object.keys(section.data.sweep?.params ?? {})) {
+  for (const key of Object.keys(backtest.sweep?.params ?? {})) {
     const id = key.split('.')[0] ?? '';
     if (!ids.has(id)) {
       throw new ConfigError(file, [
@@ -114,26 +99,24 @@ export function parseBacktestSpec(
       ]);
     }
   }
+  const name = basename(file, extname(file));
+  const folder = dirname(resolve(file));
   return {
     file,
-    name: basename(file, extname(file)),
-    projectDir: resolve(dirname(resolve(file)), '..'),
+    name,
+    projectDir: folder,
     config,
-    backtest: section.data,
+    backtest: {
+      ...backtest,
+      data: resolve(folder, backtest.data),
+      out: resolve(folder, backtest.out ?? join('out', name)),
+    },
   };
 }
 
 /** Reads and parses a backtest spec file. */
 export async function loadBacktestSpec(file: string): Promise<BacktestSpec> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(file, [{ path: '', message: 'file not found or unreadable' }], {
-      cause: err,
-    });
-  }
-  return parseBacktestSpec(text, file);
+  return parseBacktestSpec(await readConfigText(file), file);
 }
 
 /** `<strategy id>.<param>` → value. */

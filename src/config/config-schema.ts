@@ -1,11 +1,14 @@
 import { z } from 'zod';
 
+// Every object is strict: an unknown key (a typo such as `dailyMaxLos`) is an error,
+// never silently dropped in favour of a default.
+
 const rupees = z
   .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d{1,2})?$/)])
   .describe('rupees, e.g. 50000 or "50000.50"');
 
 /** The `broker` section: where orders and data go. */
-export const brokerConfigSchema = z.object({
+export const brokerConfigSchema = z.strictObject({
   /** `embedded` starts the local simulator in-process; otherwise the service URL. */
   baseUrl: z.union([z.literal('embedded'), z.url({ protocol: /^https?$/ })]).default('embedded'),
   appId: z.string().min(1, 'expected a non-empty appId (use ${TIQS_APP_ID})').optional(),
@@ -40,7 +43,7 @@ export const brokerConfigSchema = z.object({
 });
 
 /** The `marketData` section. */
-export const marketDataConfigSchema = z.object({
+export const marketDataConfigSchema = z.strictObject({
   intervalMs: z.number().int().min(100).default(1_000),
   greeksIntervalMs: z.number().int().min(500).default(5_000),
   batchSize: z.number().int().min(1).max(1_000).default(50),
@@ -53,17 +56,17 @@ export const marketDataConfigSchema = z.object({
 });
 
 /** One strategy instance. */
-export const strategyConfigSchema = z.object({
+export const strategyConfigSchema = z.strictObject({
   /** Instance id: unique, used in logs, tags and the journal. */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,23}$/, 'expected 1-24 of a-z, 0-9 and -'),
-  /** Path of the strategy module, relative to the config file's folder's parent or absolute. */
+  /** Path of the strategy module: absolute, or relative to the config file's folder. */
   module: z.string().min(1),
   enabled: z.boolean().default(true),
   params: z.record(z.string(), z.unknown()).default({}),
 });
 
 /** The `risk` section. Money in rupees here, integer paise inside. */
-export const riskConfigSchema = z.object({
+export const riskConfigSchema = z.strictObject({
   maxOrderQuantity: z.number().int().positive().default(10_000),
   maxOrderValue: rupees.default(1_000_000),
   maxOpenOrders: z.number().int().positive().default(50),
@@ -75,7 +78,7 @@ export const riskConfigSchema = z.object({
 });
 
 /** The `execution` section. */
-export const executionConfigSchema = z.object({
+export const executionConfigSchema = z.strictObject({
   squareOffMinutesBeforeClose: z.number().int().min(0).max(120).default(10),
   /**
    * On SIGINT/SIGTERM: `cancel-entries` cancels working entry orders and keeps positions
@@ -89,16 +92,19 @@ export const executionConfigSchema = z.object({
 });
 
 /** The `recording` section: record what the bus polls, alongside a live or paper bot. */
-export const recordingConfigSchema = z.object({
+export const recordingConfigSchema = z.strictObject({
   enabled: z.boolean().default(false),
-  /** Each run records into a new folder under this one, named by its start instant. */
-  dir: z.string().min(1).default('backtests/data/recordings'),
+  /**
+   * Each run records into a new folder under this one, named by its start instant.
+   * Relative to the config file's folder, like every path in a config.
+   */
+  dir: z.string().min(1).default('var/recordings'),
   /** gzip the quote file when the bot stops. */
   gzip: z.boolean().default(false),
   /** Instruments kept polled (and so recorded) even when no strategy follows them. */
   instruments: z
     .array(
-      z.object({
+      z.strictObject({
         token: z.number().int().positive(),
         mode: z.enum(['ltp', 'ohlcv', 'full']).default('full'),
         greeks: z.boolean().default(false),
@@ -108,7 +114,7 @@ export const recordingConfigSchema = z.object({
 });
 
 /** The `paper` section: the in-process fill model of paper mode and backtests. */
-export const paperConfigSchema = z.object({
+export const paperConfigSchema = z.strictObject({
   /** Each order operation reaches the simulated exchange this long after it is sent. */
   latencyMs: z.number().int().min(0).max(60_000).default(0),
   /** Fills see the book this many ticks worse a side (buys pay more, sells get less). */
@@ -116,7 +122,7 @@ export const paperConfigSchema = z.object({
 });
 
 /** The whole config file. */
-export const runnerConfigSchema = z.object({
+export const runnerConfigSchema = z.strictObject({
   mode: z.enum(['live', 'paper']),
   broker: brokerConfigSchema.prefault({}),
   marketData: marketDataConfigSchema.prefault({}),

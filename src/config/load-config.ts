@@ -1,19 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
+import type { z } from 'zod';
 import { zodPath } from '../api/zod-path.ts';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
 import { type RunnerConfig, runnerConfigSchema } from './config-schema.ts';
+import { resolveConfigPaths } from './resolve-config-paths.ts';
+import { findUnknownKeys } from './schema-walk.ts';
 import { substituteEnv } from './substitute-env.ts';
+import { unknownKeyMessage } from './suggest-key.ts';
+import { PARAM_PLACEHOLDERS, typeWholeValues } from './typed-placeholders.ts';
 
-/**
- * Parses and validates config text. Throws {@link ConfigError} naming `file`, each field
- * path and what was expected.
- */
-export function parseConfig(
-  text: string,
-  file: string,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): RunnerConfig {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Keys that existed once: a config still naming one is told what replaced it. */
+const REMOVED_KEYS: Readonly<Record<string, string>> = {
+  'execution.cancelOpenOrdersOnShutdown':
+    'removed; use execution.onShutdown: cancel-entries (the default: cancels working entry orders, keeps positions and their stops), flatten or leave',
+};
+
+/** YAML text to a plain tree, without letting an alias bomb expand. */
+function yamlTree(text: string, file: string): unknown {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
     throw new ConfigError(
@@ -24,56 +30,114 @@ export function parseConfig(
       })),
     );
   }
+  try {
+    // The yaml package refuses aliases that would expand past its limit (a "billion
+    // laughs" file); no config needs that many.
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    throw new ConfigError(
+      file,
+      [{ path: '', message: `YAML aliases expand too much (${(err as Error).message})` }],
+      { cause: err },
+    );
+  }
+}
+
+/**
+ * The problems of a parsed tree: every unknown key, at any depth, naming the nearest
+ * valid one (plain `z.object`s nested in the schema count as strict too), then zod's
+ * other issues.
+ */
+function problemsOf(
+  schema: z.core.$ZodType,
+  raw: unknown,
+  issues: readonly z.core.$ZodIssue[],
+): ConfigProblem[] {
+  const unknown = findUnknownKeys(schema, raw).map(({ path, key, valid }) => {
+    const at = zodPath('', [...path, key]).replace(/^\./, '');
+    return { path: at, message: REMOVED_KEYS[at] ?? unknownKeyMessage(key, valid) };
+  });
+  const others = issues
+    // zod's own unknown-key issues repeat the walk's, without the suggestion.
+    .filter((issue) => unknown.length === 0 || issue.code !== 'unrecognized_keys')
+    .map((issue) => ({ path: zodPath('', issue.path).replace(/^\./, ''), message: issue.message }));
+  return [...unknown, ...others];
+}
+
+/**
+ * Parses and validates config text against `schema` (the runner config or an extension
+ * of it, such as a backtest spec). Unknown keys are errors; `${NAME}` placeholders are
+ * substituted and typed; relative paths are made absolute against the file's folder.
+ * Throws {@link ConfigError} naming `file`, each field path and what was expected.
+ */
+export function parseConfigWith<T extends RunnerConfig>(
+  schema: z.ZodType<T>,
+  text: string,
+  file: string,
+  env: Env = process.env,
+): T {
+  const tree = yamlTree(text, file);
   const problems: ConfigProblem[] = [];
-  const raw = substituteEnv(doc.toJS(), env, problems);
-  if (raw === null || typeof raw !== 'object') {
+  const { value: raw, wholeValuePaths } = substituteEnv(tree, env, problems);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError(file, [{ path: '', message: 'expected a YAML mapping' }]);
   }
-  const parsed = runnerConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      problems.push({ path: zodPath('', issue.path).replace(/^\./, ''), message: issue.message });
-    }
-  }
+  const untyped = typeWholeValues(schema, raw, wholeValuePaths);
+  const parsed = schema.safeParse(raw);
+  // A field whose placeholder is already reported needs no second, vaguer complaint.
+  const reported = new Set(problems.map((p) => p.path));
+  problems.push(
+    ...problemsOf(schema, raw, parsed.success ? [] : parsed.error.issues).filter(
+      (p) => !reported.has(p.path),
+    ),
+  );
   if (problems.length > 0 || !parsed.success) throw new ConfigError(file, problems);
   const config = parsed.data;
+  checkConsistency(config, problems);
+  if (problems.length > 0) throw new ConfigError(file, problems);
+  // A strategy's params are typed later, by the strategy's own schema.
+  config.strategies.forEach((s, i) => {
+    const paths = untyped
+      .filter((p) => p[0] === 'strategies' && p[1] === i && p[2] === 'params')
+      .map((p) => p.slice(3));
+    if (paths.length > 0) Object.assign(s.params, { [PARAM_PLACEHOLDERS]: paths });
+  });
+  return resolveConfigPaths(config, file) as T;
+}
+
+/** Rules across fields that the schema alone cannot say. */
+function checkConsistency(config: RunnerConfig, problems: ConfigProblem[]): void {
   const ids = new Set<string>();
   config.strategies.forEach((s, i) => {
     if (ids.has(s.id))
       problems.push({ path: `strategies[${i}].id`, message: `duplicate id "${s.id}"` });
     ids.add(s.id);
   });
-  if (
-    config.broker.baseUrl !== 'embedded' &&
-    config.broker.token === undefined &&
-    config.broker.tokenFile === undefined
-  ) {
+  // Live mode against the embedded simulator is allowed: it is how the engine is tested.
+  if (config.broker.baseUrl === 'embedded') return;
+  if (config.broker.token === undefined && config.broker.tokenFile === undefined) {
     problems.push({
       path: 'broker.token',
       message: 'expected a token or tokenFile when baseUrl is not "embedded"',
     });
   }
-  if (config.broker.baseUrl !== 'embedded' && config.broker.appId === undefined) {
+  if (config.broker.appId === undefined) {
     problems.push({
       path: 'broker.appId',
       message: 'expected an appId when baseUrl is not "embedded"',
     });
   }
-  if (config.mode === 'live' && config.broker.baseUrl === 'embedded') {
-    // Allowed: live mode against the embedded simulator is how the engine is tested.
-  }
-  if (problems.length > 0) throw new ConfigError(file, problems);
-  return config;
 }
 
-/** Reads, substitutes `${ENV}` in, and validates a YAML config file. */
-export async function loadConfig(
-  file: string,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<RunnerConfig> {
-  let text: string;
+/** Parses and validates runner config text; see {@link parseConfigWith}. */
+export function parseConfig(text: string, file: string, env: Env = process.env): RunnerConfig {
+  return parseConfigWith(runnerConfigSchema, text, file, env);
+}
+
+/** Reads a config file's text; a missing or unreadable file is a {@link ConfigError}. */
+export async function readConfigText(file: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as { code?: string }).code;
     throw new ConfigError(
@@ -84,10 +148,12 @@ export async function loadConfig(
           message: code === 'ENOENT' ? 'file not found' : `cannot read (${code ?? 'error'})`,
         },
       ],
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
-  return parseConfig(text, file, env);
+}
+
+/** Reads, substitutes `${ENV}` in, and validates a YAML config file. */
+export async function loadConfig(file: string, env: Env = process.env): Promise<RunnerConfig> {
+  return parseConfig(await readConfigText(file), file, env);
 }

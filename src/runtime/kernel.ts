@@ -166,7 +166,8 @@ export class Kernel {
   static async create(options: KernelOptions): Promise<Kernel> {
     const { config, logger } = options;
     const log = (component: string) => logger.child({ component });
-    const projectDir = resolve(dirname(resolve(options.configFile)), '..');
+    // Loaded configs carry absolute paths; anything relative is relative to the config's folder.
+    const projectDir = dirname(resolve(options.configFile));
 
     // Strategies first: a bad module or bad params must stop us before anything starts.
     const loaded: LoadedStrategy[] = [];

@@ -32,11 +32,11 @@ describe('parameter sweeps', () => {
     const specFile = join(dir, 'orb.yaml');
     const text = readFileSync('backtests/opening-range-breakout.yaml', 'utf8')
       .replace(
-        'data: backtests/data/sample-day',
+        'data: data/sample-day',
         `data: ${join(process.cwd(), 'backtests/data/sample-day')}`,
       )
       .replace('capital: 1000000', 'capital: 1000000\n  to: "2026-11-20T11:00:00+05:30"')
-      .replace(/module: strategies\//, `module: ${process.cwd()}/strategies/`)
+      .replace(/module: \.\.\/strategies\//, `module: ${process.cwd()}/strategies/`)
       .replace('[5, 15, 30]', '[5, 15]');
     writeFileSync(specFile, text);
     const ranked = await runSweep({ ...short, file: specFile }, { out: dir, workers: 2 });

@@ -27,10 +27,12 @@ export function backtestCommand(): Command {
     .action(async (opts: { config: string; sweep?: boolean; workers?: string; out?: string }) => {
       try {
         const spec = await loadBacktestSpec(opts.config);
-        const out = resolve(
-          spec.projectDir,
-          opts.out ?? spec.backtest.out ?? `backtests/out/${spec.name}`,
-        );
+        // A command-line path is relative to where the command runs; the spec's own
+        // `backtest.out` (default `out/<name>`) is already absolute against the spec's folder.
+        const out =
+          opts.out === undefined
+            ? resolve(spec.projectDir, spec.backtest.out ?? `out/${spec.name}`)
+            : resolve(opts.out);
         const bar = new ProgressBar(process.stderr, opts.sweep === true ? 'sweep' : 'backtest');
         if (opts.sweep === true) {
           const workers =
