@@ -31,10 +31,7 @@ describe('parameter sweeps', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tr-sweep-'));
     const specFile = join(dir, 'orb.yaml');
     const text = readFileSync('backtests/opening-range-breakout.yaml', 'utf8')
-      .replace(
-        'data: data/sample-day',
-        `data: ${join(process.cwd(), 'backtests/data/sample-day')}`,
-      )
+      .replace('data: data/sample-day', `data: ${join(process.cwd(), 'backtests/data/sample-day')}`)
       .replace('capital: 1000000', 'capital: 1000000\n  to: "2026-11-20T11:00:00+05:30"')
       .replace(/module: \.\.\/strategies\//, `module: ${process.cwd()}/strategies/`)
       .replace('[5, 15, 30]', '[5, 15]');
