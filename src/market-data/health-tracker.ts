@@ -10,12 +10,15 @@ interface TokenHealth {
   stale: boolean;
   /** The last request for the token failed. */
   failing: boolean;
+  /** The service rejects the token; it is set aside. */
+  rejected: boolean;
   status: HealthStatus;
 }
 
 /**
- * Health and staleness bookkeeping of the bus: per token (fresh, failing, stale) and
- * overall (`session-expired` > `stale` > `degraded` > `ok`). Emits only on change.
+ * Health and staleness bookkeeping of the bus: per token (fresh, failing, stale,
+ * rejected) and overall (`session-expired` > `stale` > `degraded` > `ok`; set-aside
+ * tokens make it `degraded`). Emits only on change.
  *
  * @example
  * ```ts
@@ -30,6 +33,8 @@ export class HealthTracker {
   private readonly events = new Subject<HealthEvent>();
   private readonly staleEvents = new Subject<StaleEvent>();
   private staleCount = 0;
+  /** Set-aside tokens, quotes and greeks alike (greeks tokens are not tracked otherwise). */
+  private readonly rejectedTokens = new Set<number>();
   private paused = false;
   private current: HealthEvent;
 
@@ -88,6 +93,7 @@ export class HealthTracker {
       expectSince: now,
       stale: false,
       failing: false,
+      rejected: false,
       status: 'ok',
     });
   }
@@ -97,10 +103,51 @@ export class HealthTracker {
     const t = this.tokens.get(token);
     if (t === undefined) return;
     this.tokens.delete(token);
-    if (t.stale) {
-      this.staleCount -= 1;
-      this.refresh(now);
+    if (t.stale) this.staleCount -= 1;
+    if (t.stale || this.rejectedTokens.delete(token)) this.refresh(now);
+  }
+
+  /** The service rejects `token`: it is set aside (quote or greeks token). */
+  rejected(token: number, now: number, reason: string): void {
+    this.rejectedTokens.add(token);
+    const t = this.tokens.get(token);
+    if (t === undefined) {
+      this.events.next({ status: 'rejected', at: now, token, reason });
+    } else {
+      t.rejected = true;
+      if (t.stale) {
+        // Set aside explains the silence better than "stale", and is not swept.
+        t.stale = false;
+        this.staleCount -= 1;
+      }
+      this.setToken(token, t, 'rejected', now, reason);
     }
+    this.refresh(now);
+  }
+
+  /** A set-aside token was accepted again (its fresh data follows). */
+  restored(token: number, now: number): void {
+    if (!this.rejectedTokens.delete(token)) return;
+    const t = this.tokens.get(token);
+    if (t === undefined) {
+      this.events.next({ status: 'ok', at: now, token, reason: 'accepted again' });
+    } else {
+      t.rejected = false;
+      t.expectSince = now;
+      this.setToken(token, t, 'ok', now, 'accepted again');
+    }
+    this.refresh(now);
+  }
+
+  /** Greeks token nobody wants any more: its rejection no longer counts. */
+  forgetRejected(token: number, now: number): void {
+    if (this.tokens.has(token)) return;
+    if (this.rejectedTokens.delete(token)) this.refresh(now);
+  }
+
+  /** Whether `token` is set aside. */
+  isRejected(token: number): boolean {
+    return this.rejectedTokens.has(token);
   }
 
   /** Fresh data for `token` arrived at `at`. */
@@ -109,6 +156,7 @@ export class HealthTracker {
     if (t === undefined) return;
     t.lastFreshAt = at;
     t.failing = false;
+    if (t.rejected) return;
     if (t.stale) {
       t.stale = false;
       this.staleCount -= 1;
@@ -123,7 +171,7 @@ export class HealthTracker {
   failed(tokens: readonly number[], now: number, reason: string): void {
     for (const token of tokens) {
       const t = this.tokens.get(token);
-      if (t === undefined) continue;
+      if (t === undefined || t.rejected) continue;
       t.failing = true;
       if (!t.stale) this.setToken(token, t, 'degraded', now, reason);
     }
@@ -137,7 +185,7 @@ export class HealthTracker {
     let changed = false;
     for (const token of tokens) {
       const t = this.tokens.get(token);
-      if (t === undefined || t.stale) continue;
+      if (t === undefined || t.stale || t.rejected) continue;
       const since = Math.max(t.lastFreshAt ?? Number.NEGATIVE_INFINITY, t.expectSince, openedAt);
       if (now - since <= thresholdMs) continue;
       t.stale = true;
@@ -196,6 +244,7 @@ export class HealthTracker {
     this.events.complete();
     this.staleEvents.complete();
     this.tokens.clear();
+    this.rejectedTokens.clear();
   }
 
   private setToken(
@@ -222,6 +271,9 @@ export class HealthTracker {
     } else if (this.failingGroups.size > 0) {
       status = 'degraded';
       reason = `polls failing: ${[...this.failingGroups].join(', ')}`;
+    } else if (this.rejectedTokens.size > 0) {
+      status = 'degraded';
+      reason = `${this.rejectedTokens.size} token(s) rejected by the service and set aside`;
     } else {
       status = 'ok';
       reason = why ?? 'all polls healthy';

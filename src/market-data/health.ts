@@ -4,9 +4,12 @@
  * - `degraded`: polls are failing and being retried with backoff, data not yet stale;
  * - `stale`: no fresh data within K intervals (for the bus: for at least one token);
  * - `session-expired`: the service refused the credentials; polling is paused until
- *   new ones arrive.
+ *   new ones arrive;
+ * - `rejected` (a token only): the service rejects the token itself (e.g. 404 unknown
+ *   token); it is set aside, asked for alone now and then, and back once accepted. The
+ *   bus as a whole is `degraded` while any token is set aside.
  */
-export type HealthStatus = 'ok' | 'degraded' | 'stale' | 'session-expired';
+export type HealthStatus = 'ok' | 'degraded' | 'stale' | 'session-expired' | 'rejected';
 
 /**
  * A change of health, of the whole bus (`token` undefined) or of one token.

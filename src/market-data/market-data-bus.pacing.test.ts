@@ -22,8 +22,9 @@ describe('MarketDataBus: pacing', () => {
         helpers.cold('5s |').subscribe({ complete: () => sub.unsubscribe() });
       },
     );
+    // Three batches a cycle, spaced 100 ms apart rather than sent in one burst.
     expect(kit.source.calls.map((c) => c.at)).toEqual(
-      [0, 1_000, 2_000, 3_000, 4_000].flatMap((t) => [t, t, t]),
+      [0, 1_000, 2_000, 3_000, 4_000].flatMap((t) => [t, t + 100, t + 200]),
     );
     expect(kit.log.lines.filter((l) => l.level === 40)).toEqual([]);
   });

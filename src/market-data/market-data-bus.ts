@@ -27,10 +27,12 @@ import {
   type QuoteDemand,
   stretchFactor,
 } from './poll-plan.ts';
-import { MODES_ASCENDING, modeCovers, projectQuote } from './project-quote.ts';
+import { MODES_ASCENDING, maxMode, modeCovers, projectQuote } from './project-quote.ts';
 import { publishQuote } from './publish-quote.ts';
 import type { QuoteSource } from './quote-source.ts';
-import { RequestBudget } from './request-budget.ts';
+import { RejectIsolator } from './reject-isolator.ts';
+import { isContentRejection } from './rejection.ts';
+import { quoteSpacingMs, RequestBudget } from './request-budget.ts';
 import { type GateState, gateAt } from './session-gate.ts';
 import { ALWAYS_OPEN, type SessionOracle } from './session-oracle.ts';
 import { TokenChannel } from './token-channel.ts';
@@ -52,14 +54,25 @@ export interface MarketDataBusOptions {
   /** Trading sessions; default: always open. */
   readonly sessions?: SessionOracle;
   readonly logger: Logger;
-  /** Default poll interval of a subscription. Default 1 000 ms. */
+  /** Default poll interval of a quote subscription. Default 1 000 ms. */
   readonly intervalMs?: number;
+  /** Default poll interval of a greeks subscription. Default 5 000 ms. */
+  readonly greeksIntervalMs?: number;
   /** Most tokens in one request. Default 50. */
   readonly batchSize?: number;
-  /** Budget of quote requests of the whole bus. Default 10/s (the service's limit). */
+  /** Budget of quote requests of the whole bus, sent evenly spaced. Default 9/s. */
   readonly quoteRequestsPerSecond?: number;
-  /** Budget of greeks requests of the whole bus. Default 10/s. */
+  /** The service's quote limit per sliding second. Default 10 (documented). */
+  readonly serviceQuoteLimitPerSecond?: number;
+  /**
+   * Latency variation the service's limit must survive: quote sends are spaced at least
+   * `(1000 + margin) / serviceQuoteLimitPerSecond` ms apart. Default 250 ms.
+   */
+  readonly jitterMarginMs?: number;
+  /** Budget of greeks requests of the whole bus, sent evenly spaced. Default 10/s. */
   readonly greeksRequestsPerSecond?: number;
+  /** A token the service rejects is set aside and asked for alone this often. Default 300 000 ms. */
+  readonly rejectedRetryMs?: number;
   /** Polling starts this long before a session opens. Default 60 000 ms. */
   readonly warmupMs?: number;
   /** A token is stale after this many effective intervals without fresh data. Default 3. */
@@ -99,6 +112,8 @@ export interface MarketDataBusStats {
   readonly quoteTokens: number;
   /** Tokens with at least one greeks subscriber. */
   readonly greeksTokens: number;
+  /** Tokens the service rejects, set aside (quotes and greeks); absent for a replay. */
+  readonly rejectedTokens?: number;
   /** Running poll loops. */
   readonly pollGroups: number;
 }
@@ -149,6 +164,7 @@ export class MarketDataBus implements MarketFeed {
   private readonly sessions: SessionOracle;
   private readonly logger: Logger;
   private readonly intervalMs: number;
+  private readonly greeksIntervalMs: number;
   private readonly batchSize: number;
   private readonly warmupMs: number;
   private readonly staleAfter: number;
@@ -166,6 +182,7 @@ export class MarketDataBus implements MarketFeed {
     greeks: undefined,
   };
   private readonly hosts: Record<Kind, PollGroupHost>;
+  private readonly isolators: Record<Kind, RejectIsolator>;
   private readonly groupOptions: {
     maxBackoffMs: number;
     requestTimeoutMs: number;
@@ -195,14 +212,20 @@ export class MarketDataBus implements MarketFeed {
     this.sessions = options.sessions ?? ALWAYS_OPEN;
     this.logger = options.logger;
     this.intervalMs = positive(options.intervalMs ?? 1_000, 'intervalMs');
+    this.greeksIntervalMs = positive(options.greeksIntervalMs ?? 5_000, 'greeksIntervalMs');
     this.batchSize = positiveInt(options.batchSize ?? 50, 'batchSize');
     this.warmupMs = Math.max(0, options.warmupMs ?? 60_000);
     this.staleAfter = positive(options.staleAfterIntervals ?? 3, 'staleAfterIntervals');
+    // Evenly spaced sends, never a burst: see RequestBudget for why a window is not enough.
     this.quoteBudget = new RequestBudget(
-      positiveInt(options.quoteRequestsPerSecond ?? 10, 'quoteRequestsPerSecond'),
+      quoteSpacingMs({
+        perSecond: positive(options.quoteRequestsPerSecond ?? 9, 'quoteRequestsPerSecond'),
+        serviceLimit: positive(options.serviceQuoteLimitPerSecond ?? 10, 'serviceQuoteLimit'),
+        jitterMarginMs: Math.max(0, options.jitterMarginMs ?? 250),
+      }),
     );
     this.greeksBudget = new RequestBudget(
-      positiveInt(options.greeksRequestsPerSecond ?? 10, 'greeksRequestsPerSecond'),
+      Math.ceil(1_000 / positive(options.greeksRequestsPerSecond ?? 10, 'greeksRequestsPerSecond')),
     );
     this.groupOptions = {
       maxBackoffMs: positive(options.maxBackoffMs ?? 30_000, 'maxBackoffMs'),
@@ -213,6 +236,11 @@ export class MarketDataBus implements MarketFeed {
     this.health$ = this.health.health$;
     this.stale$ = this.health.stale$;
     this.hosts = { quotes: this.host('quotes'), greeks: this.host('greeks') };
+    const retryMs = positive(options.rejectedRetryMs ?? 300_000, 'rejectedRetryMs');
+    this.isolators = {
+      quotes: this.isolator('quotes', retryMs),
+      greeks: this.isolator('greeks', retryMs),
+    };
   }
 
   // --- subscriptions ------------------------------------------------------------
@@ -254,11 +282,12 @@ export class MarketDataBus implements MarketFeed {
   }
 
   /**
-   * Greeks of option `tokens`: the cached value at once (if any), then each change. Not
-   * counted against the quote budget (the service counts greeks as another class).
+   * Greeks of option `tokens`: the cached value at once (if any), then each change;
+   * polled every `greeksIntervalMs` unless the subscription asks otherwise. Not counted
+   * against the quote budget (the service counts greeks as another class).
    */
   greeks$(tokens: readonly number[], options: SubscribeOptions = {}): Observable<MarketGreeks> {
-    const intervalMs = positive(options.intervalMs ?? this.intervalMs, 'intervalMs');
+    const intervalMs = positive(options.intervalMs ?? this.greeksIntervalMs, 'intervalMs');
     const unique = uniqueTokens(tokens);
     return new Observable<MarketGreeks>((subscriber) => {
       if (this.closed) {
@@ -287,9 +316,20 @@ export class MarketDataBus implements MarketFeed {
     return this.health.status;
   }
 
-  /** Health of a subscribed token; undefined for tokens nobody subscribes to. */
+  /**
+   * Health of a subscribed token; undefined for tokens nobody subscribes to. `rejected`
+   * when the service rejects it and it is set aside (quotes or greeks).
+   */
   tokenHealth(token: number): HealthStatus | undefined {
-    return this.health.statusOf(token);
+    const status = this.health.statusOf(token);
+    if (status !== undefined || !this.greeksTokens.has(token)) return status;
+    return this.isolators.greeks.isSetAside(token) ? 'rejected' : 'ok';
+  }
+
+  /** Tokens the service rejects, set aside and retried alone now and then, ascending. */
+  rejectedTokenList(): number[] {
+    const all = new Set([...this.isolators.quotes.setAside(), ...this.isolators.greeks.setAside()]);
+    return [...all].sort((a, b) => a - b);
   }
 
   /** True when a subscribed token has had no fresh data within K intervals. */
@@ -321,6 +361,7 @@ export class MarketDataBus implements MarketFeed {
       ...this.counters,
       quoteTokens: this.quoteTokens.size,
       greeksTokens: this.greeksTokens.size,
+      rejectedTokens: this.rejectedTokenList().length,
       pollGroups: this.groups.quotes.size + this.groups.greeks.size,
     };
   }
@@ -350,6 +391,7 @@ export class MarketDataBus implements MarketFeed {
     for (const kind of ['quotes', 'greeks'] as const) {
       for (const { group } of this.groups[kind].values()) group.stop();
       this.groups[kind].clear();
+      this.isolators[kind].clear();
     }
     for (const state of this.quoteTokens.values()) {
       for (const ch of Object.values(state.channels)) ch.complete();
@@ -403,6 +445,7 @@ export class MarketDataBus implements MarketFeed {
     if (channel !== undefined && channel.size === 0) delete state.channels[mode];
     if (state.demand.size === 0) {
       this.quoteTokens.delete(token);
+      this.isolators.quotes.forget(token);
       this.health.untrack(token, this.clock.now());
     }
     this.plans.quotes = undefined;
@@ -434,7 +477,11 @@ export class MarketDataBus implements MarketFeed {
     if (n === 0) state.demand.delete(intervalMs);
     else state.demand.set(intervalMs, n);
     state.channel.remove(subscriber);
-    if (state.demand.size === 0) this.greeksTokens.delete(token);
+    if (state.demand.size === 0) {
+      this.greeksTokens.delete(token);
+      this.isolators.greeks.forget(token);
+      this.health.forgetRejected(token, this.clock.now());
+    }
     this.plans.greeks = undefined;
   }
 
@@ -477,10 +524,12 @@ export class MarketDataBus implements MarketFeed {
         ? planQuotePolls(
             mapValues(this.quoteTokens, (s) => [...s.demand.values()].map((e) => e.demand)),
             this.batchSize,
+            this.isolators.quotes.held,
           )
         : planGreeksPolls(
             mapValues(this.greeksTokens, (s) => s.demand.keys()),
             this.batchSize,
+            this.isolators.greeks.held,
           );
     const budget = kind === 'quotes' ? this.quoteBudget : this.greeksBudget;
     const factor = stretchFactor(
@@ -536,6 +585,7 @@ export class MarketDataBus implements MarketFeed {
         this.cycleErrors.delete(key);
       },
       onHeartbeat: (intervalMs, now) => {
+        this.isolators[kind].tick();
         if (kind !== 'quotes') return;
         const { plan, factor } = this.planOf(kind);
         const tokens = plan.tokensByInterval.get(intervalMs);
@@ -556,6 +606,44 @@ export class MarketDataBus implements MarketFeed {
       );
     }
     return state;
+  }
+
+  private isolator(kind: Kind, retryMs: number): RejectIsolator {
+    const host = this.hosts[kind];
+    return new RejectIsolator({
+      clock: this.clock,
+      logger: this.logger.child({ isolate: kind }),
+      budget: kind === 'quotes' ? this.quoteBudget : this.greeksBudget,
+      requestTimeoutMs: this.groupOptions.requestTimeoutMs,
+      retryMs,
+      transientRetryMs: kind === 'quotes' ? this.intervalMs : this.greeksIntervalMs,
+      wanted: (token) => (kind === 'quotes' ? this.quoteTokens : this.greeksTokens).has(token),
+      modeFor: (tokens) => (kind === 'quotes' ? this.richestMode(tokens) : undefined),
+      active: (now) =>
+        !this.paused && !this.closed && gateAt(this.sessions, now, this.warmupMs).active,
+      fetch: (batch, signal) => host.fetch(batch, signal),
+      onAnswer: (batch, data, receivedAt) => host.onAnswer(0, batch, data, receivedAt),
+      onSessionRefused: (error) => {
+        this.counters.failedRequests += 1;
+        this.pause(this.clock.now(), error);
+      },
+      onHeldChanged: () => {
+        this.plans[kind] = undefined;
+      },
+      onSetAside: (token, reason, at) => this.health.rejected(token, at, reason),
+      onRestored: (token, at) => this.health.restored(token, at),
+    });
+  }
+
+  /** The richest mode anyone wants any of `tokens` in, at any interval. */
+  private richestMode(tokens: readonly number[]): QuoteMode {
+    let mode: QuoteMode = 'ltp';
+    for (const token of tokens) {
+      for (const { demand } of this.quoteTokens.get(token)?.demand.values() ?? []) {
+        mode = maxMode(mode, demand.mode);
+      }
+    }
+    return mode;
   }
 
   private fetch(
@@ -601,6 +689,11 @@ export class MarketDataBus implements MarketFeed {
       this.pause(now, error);
       return 'pause';
     }
+    if (isContentRejection(error)) {
+      // Not the service's trouble but one of the tokens': find it, keep the rest flowing.
+      this.isolators[kind].rejected(batch, error);
+      return 'isolated';
+    }
     const key = `${kind}@${intervalMs}ms`;
     if (!this.cycleErrors.has(key)) this.cycleErrors.set(key, error);
     this.logger.debug(
@@ -617,6 +710,7 @@ export class MarketDataBus implements MarketFeed {
     this.paused = true;
     for (const kind of ['quotes', 'greeks'] as const) {
       for (const { group } of this.groups[kind].values()) group.stop();
+      this.isolators[kind].stop();
     }
     this.cycleErrors.clear();
     this.health.sessionExpired(now, error);

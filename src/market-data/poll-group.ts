@@ -5,8 +5,12 @@ import type { PollBatch } from './poll-plan.ts';
 import type { RequestBudget } from './request-budget.ts';
 import type { GateState } from './session-gate.ts';
 
-/** What a failed request means for the loop: back off and retry, or stop everything. */
-export type FailureVerdict = 'retry' | 'pause';
+/**
+ * What a failed request means for the loop: back off and retry, stop everything, or
+ * nothing for the loop (`isolated`: the host took the batch's tokens aside to find the
+ * one the service rejects, so the loop neither backs off nor counts the cycle failed).
+ */
+export type FailureVerdict = 'retry' | 'pause' | 'isolated';
 
 /** The bus side of a {@link PollGroup}: plan, fetch, and what to do with answers. */
 export interface PollGroupHost {
@@ -50,7 +54,8 @@ export interface PollGroupOptions {
 /**
  * The poll loop of one configured interval: a heartbeat every effective interval that
  * starts a cycle (one request per batch, each at a send time granted by the shared
- * budget) unless one is still running or a backoff is pending. Outside sessions the loop
+ * budget, which spaces them evenly rather than in a burst) unless one is still running
+ * or a backoff is pending. Outside sessions the loop
  * sleeps until the gate opens; every timer runs on the clock's scheduler.
  *
  * @example
@@ -149,8 +154,9 @@ export class PollGroup {
       host.onCycle(this.intervalMs, failed === 0);
     };
     const fail = (batch: PollBatch, error: unknown): void => {
-      failed += 1;
-      if (host.onFailure(this.intervalMs, batch, error, this.failures + 1) === 'pause') return;
+      const verdict = host.onFailure(this.intervalMs, batch, error, this.failures + 1);
+      if (verdict === 'pause') return;
+      if (verdict === 'retry') failed += 1;
       settle();
     };
     for (const batch of batches) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunk, planGreeksPolls, planQuotePolls, stretchFactor } from './poll-plan.ts';
 import { projectQuote } from './project-quote.ts';
-import { RequestBudget } from './request-budget.ts';
+import { quoteSpacingMs, RequestBudget } from './request-budget.ts';
 import { sameQuote } from './same-quote.ts';
 import { gateAt } from './session-gate.ts';
 import { fullQuoteOf } from './testing/fake-quote-source.ts';
@@ -34,11 +34,8 @@ describe('poll planning and its pure helpers', () => {
       ]),
       50,
     );
-    expect(plan.batches.get(1_000)).toEqual([
-      { mode: 'full', tokens: [3] },
-      { mode: 'ohlcv', tokens: [1] },
-      { mode: 'ltp', tokens: [2] },
-    ]);
+    // One request rather than three: tokens 1 (ohlcv) and 2 (ltp) ride in 3's full batch.
+    expect(plan.batches.get(1_000)).toEqual([{ mode: 'full', tokens: [1, 2, 3] }]);
     // Token 1's 5 s ltp want is covered by its 1 s ohlcv poll; token 2's full want is not.
     expect(plan.batches.get(5_000)).toEqual([{ mode: 'full', tokens: [2] }]);
     expect([...(plan.tokensByInterval.get(1_000) ?? [])].sort()).toEqual([1, 2, 3]);
@@ -72,11 +69,22 @@ describe('poll planning and its pure helpers', () => {
     ).toBeCloseTo(1.2);
   });
 
-  it('hands out send times that never put more than the limit in a window', () => {
-    const budget = new RequestBudget(3, 1_000);
-    expect([0, 0, 0, 0, 0].map(() => budget.reserve(0))).toEqual([0, 0, 0, 1_000, 1_000]);
+  it('hands out evenly spaced send times, never a burst', () => {
+    const budget = new RequestBudget(125);
+    expect([0, 0, 0, 0].map(() => budget.reserve(0))).toEqual([0, 125, 250, 375]);
     expect(budget.reserve(1_500)).toBe(1_500);
-    expect(budget.reserve(1_500)).toBe(2_000);
+    expect(budget.reserve(1_500)).toBe(1_625);
+    expect(budget.perSecond).toBe(8);
+  });
+
+  it('spaces quote sends for the bot budget and for the service limit with a jitter margin', () => {
+    // 9/s alone would be 112 ms; ten sends must span 1 s plus 250 ms of jitter: 125 ms.
+    expect(quoteSpacingMs({ perSecond: 9, serviceLimit: 10, jitterMarginMs: 250 })).toBe(125);
+    expect(quoteSpacingMs({ perSecond: 5, serviceLimit: 10, jitterMarginMs: 250 })).toBe(200);
+    expect(quoteSpacingMs({ perSecond: 10, serviceLimit: 10, jitterMarginMs: 0 })).toBe(100);
+    expect(() => quoteSpacingMs({ perSecond: 0, serviceLimit: 10, jitterMarginMs: 0 })).toThrow(
+      RangeError,
+    );
   });
 
   it('projects quotes down and compares them field by field', () => {

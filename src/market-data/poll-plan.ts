@@ -1,5 +1,8 @@
 import type { QuoteMode } from '../domain/order-params.ts';
-import { MODES_ASCENDING, maxMode, modeCovers } from './project-quote.ts';
+import { packBatches } from './pack-batches.ts';
+import { maxMode, modeCovers } from './project-quote.ts';
+
+const NONE: ReadonlySet<number> = new Set();
 
 /** One subscriber's wish for a token: a mode, refreshed every `intervalMs`. */
 export interface QuoteDemand {
@@ -34,7 +37,11 @@ export interface PollPlan {
  * interval no slower than I in a mode covering M, so each token is polled:
  * - at each interval only in the richest mode wanted there (full ⊇ ohlcv ⊇ ltp), and
  * - not at all at an interval whose wants a faster poll already covers.
- * Tokens are sorted before batching, so the batches are stable across cycles.
+ * Each interval's tokens are packed into the fewest requests, ⌈tokens / batchSize⌉,
+ * letting lower-mode tokens ride in richer batches where that saves a request
+ * ({@link packBatches}). Tokens are sorted before batching, so the batches are stable
+ * across cycles. Tokens in `held` (set aside or under investigation) are left out of the
+ * batches but kept in `tokensByInterval`, whose freshness is still judged.
  *
  * @example
  * ```ts
@@ -45,6 +52,7 @@ export interface PollPlan {
 export function planQuotePolls(
   demands: ReadonlyMap<number, Iterable<QuoteDemand>>,
   batchSize: number,
+  held: ReadonlySet<number> = NONE,
 ): PollPlan {
   const byInterval = new Map<number, Map<QuoteMode, number[]>>();
   const tokensByInterval = new Map<number, number[]>();
@@ -62,6 +70,7 @@ export function planQuotePolls(
       const mode = wanted.get(intervalMs) as QuoteMode;
       if (covered !== undefined && modeCovers(covered, mode)) continue;
       covered = covered === undefined ? mode : maxMode(covered, mode);
+      if (held.has(token)) continue;
       pushTo(
         getOrSet(byInterval, intervalMs, () => new Map()),
         mode,
@@ -72,14 +81,14 @@ export function planQuotePolls(
   }
   const batches = new Map<number, PollBatch[]>();
   for (const [intervalMs, modes] of byInterval) {
-    const list: PollBatch[] = [];
-    for (const mode of [...MODES_ASCENDING].reverse()) {
-      const tokens = modes.get(mode);
-      if (tokens === undefined) continue;
-      tokens.sort((a, b) => a - b);
-      for (const part of chunk(tokens, batchSize)) list.push({ mode, tokens: part });
-    }
-    batches.set(intervalMs, list);
+    for (const tokens of modes.values()) tokens.sort((a, b) => a - b);
+    batches.set(
+      intervalMs,
+      packBatches(
+        { full: modes.get('full'), ohlcv: modes.get('ohlcv'), ltp: modes.get('ltp') },
+        batchSize,
+      ),
+    );
   }
   return { batches, tokensByInterval };
 }
@@ -96,6 +105,7 @@ export function planQuotePolls(
 export function planGreeksPolls(
   demands: ReadonlyMap<number, Iterable<number>>,
   batchSize: number,
+  held: ReadonlySet<number> = NONE,
 ): PollPlan {
   const tokensByInterval = new Map<number, number[]>();
   for (const [token, intervals] of demands) {
@@ -108,7 +118,10 @@ export function planGreeksPolls(
     tokens.sort((a, b) => a - b);
     batches.set(
       intervalMs,
-      chunk(tokens, batchSize).map((part) => ({ mode: undefined, tokens: part })),
+      chunk(
+        tokens.filter((t) => !held.has(t)),
+        batchSize,
+      ).map((part) => ({ mode: undefined, tokens: part })),
     );
   }
   return { batches, tokensByInterval };

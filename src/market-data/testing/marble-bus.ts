@@ -52,8 +52,11 @@ export function runBus(
       clock,
       logger: log.logger,
       warmupMs: 0,
-      // Marble tests use 10 ms intervals; a budget that fits them unless a test says otherwise.
+      // Marble tests use 10 ms intervals; a budget that fits them unless a test says
+      // otherwise: sends 1 ms apart (the budget never sends two at once).
       quoteRequestsPerSecond: 1_000,
+      serviceQuoteLimitPerSecond: 1_000,
+      jitterMarginMs: 0,
       greeksRequestsPerSecond: 1_000,
       ...options,
     });

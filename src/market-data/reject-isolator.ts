@@ -1,0 +1,297 @@
+import type { Logger } from 'pino';
+import { from, type ObservableInput, Subscription, switchMap, take, timeout, timer } from 'rxjs';
+import { SessionError } from '../api/errors/session-error.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { QuoteMode } from '../domain/order-params.ts';
+import type { PollBatch } from './poll-plan.ts';
+import { isContentRejection, tokensNamedIn } from './rejection.ts';
+import type { RequestBudget } from './request-budget.ts';
+
+/** The bus side of a {@link RejectIsolator}. */
+export interface RejectIsolatorHost {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The budget the probes share with the poll loops of the same kind. */
+  readonly budget: RequestBudget;
+  readonly requestTimeoutMs: number;
+  /** A set-aside token is asked for alone this often. */
+  readonly retryMs: number;
+  /** After a probe failed for a reason that says nothing about its tokens (5xx, time-out). */
+  readonly transientRetryMs: number;
+  /** Whether anyone still wants the token. */
+  wanted(token: number): boolean;
+  /** Mode to ask for these tokens in now (undefined for greeks). */
+  modeFor(tokens: readonly number[]): QuoteMode | undefined;
+  /** Whether requests may go out now (session gate open, bus not paused). */
+  active(now: number): boolean;
+  fetch(batch: PollBatch, signal: AbortSignal): ObservableInput<readonly unknown[]>;
+  onAnswer(batch: PollBatch, data: readonly unknown[], receivedAt: number): void;
+  /** The service refused the session: the host pauses (and stops this isolator). */
+  onSessionRefused(error: unknown): void;
+  /** The set of held tokens changed: the plan must be made again. */
+  onHeldChanged(): void;
+  onSetAside(token: number, reason: string, at: number): void;
+  onRestored(token: number, at: number): void;
+}
+
+interface Group {
+  readonly tokens: readonly number[];
+  readonly notBefore: number;
+}
+
+interface Aside {
+  readonly since: number;
+  retryAt: number;
+  reason: string;
+}
+
+type Job = { kind: 'probe'; group: Group } | { kind: 'retry'; token: number };
+
+/** At most this many probes and retries reserved or in flight at once, per kind. */
+const MAX_IN_FLIGHT = 2;
+
+/**
+ * Finds and sets aside the tokens the service rejects, so that one bad token does not
+ * blind a whole batch. A batch refused for its content (see `isContentRejection`) is
+ * handed over; its tokens are *held* (left out of the poll plan) while the isolator
+ * works out which of them is to blame:
+ *
+ * - tokens the refusal names are set aside at once, and the rest go back to the plan, so
+ *   they are polled again in the very next cycle;
+ * - otherwise the batch is bisected: each half is probed, a half that is accepted goes
+ *   back (with its quotes), a refused half is split again, down to single tokens.
+ *
+ * Set-aside tokens are asked for alone every `retryMs` and come back once accepted.
+ * Every probe and retry takes a send time from the shared budget, and at most
+ * {@link MAX_IN_FLIGHT} are reserved at once, so isolation never bursts past the limit
+ * and never crowds the regular polls out.
+ *
+ * @example
+ * ```ts
+ * const isolator = new RejectIsolator(host);
+ * if (isContentRejection(err)) isolator.rejected(batch, err);
+ * planQuotePolls(demands, 50, isolator.held);
+ * ```
+ */
+export class RejectIsolator {
+  private readonly queue: Group[] = [];
+  private readonly aside = new Map<number, Aside>();
+  private readonly heldTokens = new Set<number>();
+  private readonly inFlight = new Map<Subscription, Job>();
+  private readonly retrying = new Set<number>();
+
+  constructor(private readonly host: RejectIsolatorHost) {}
+
+  /** Tokens left out of the plan: set aside, or in a batch being bisected. */
+  get held(): ReadonlySet<number> {
+    return this.heldTokens;
+  }
+
+  /** Tokens set aside, ascending. */
+  setAside(): number[] {
+    return [...this.aside.keys()].sort((a, b) => a - b);
+  }
+
+  /** Whether the token is set aside. */
+  isSetAside(token: number): boolean {
+    return this.aside.has(token);
+  }
+
+  /** A regular poll of `batch` was refused for its content: find the culprit(s). */
+  rejected(batch: PollBatch, error: unknown): void {
+    const tokens = batch.tokens.filter((t) => !this.heldTokens.has(t));
+    if (tokens.length === 0) return;
+    this.blame(tokens, error, this.host.clock.now());
+    this.host.onHeldChanged();
+    this.pump();
+  }
+
+  /** Nobody wants the token any more: forget it. */
+  forget(token: number): void {
+    if (!this.heldTokens.delete(token)) return;
+    this.aside.delete(token);
+    // Queued groups drop it lazily, when they are sent.
+  }
+
+  /** Starts due probes and retries (called on every heartbeat of the poll loops). */
+  tick(): void {
+    this.pump();
+  }
+
+  /** Abandons requests in flight (pause, close); their work is queued again. */
+  stop(): void {
+    const now = this.host.clock.now();
+    for (const [sub, job] of [...this.inFlight]) {
+      this.inFlight.delete(sub);
+      sub.unsubscribe();
+      if (job.kind === 'probe') this.queue.unshift({ tokens: job.group.tokens, notBefore: now });
+      else this.retrying.delete(job.token);
+    }
+  }
+
+  /** Drops all state (bus closed). */
+  clear(): void {
+    this.stop();
+    this.queue.length = 0;
+    this.aside.clear();
+    this.heldTokens.clear();
+  }
+
+  /** `tokens` (all held or about to be) were refused together at `now`. */
+  private blame(tokens: readonly number[], error: unknown, now: number): void {
+    const named = tokensNamedIn(error, tokens);
+    const reason = `rejected by the service: ${describe(error)}`;
+    if (named.length > 0) {
+      for (const t of named) this.putAside(t, reason, now);
+      // The rest go straight back to the plan; if one of them is bad too, its next
+      // regular poll says so.
+      for (const t of tokens) if (!named.includes(t)) this.heldTokens.delete(t);
+      return;
+    }
+    if (tokens.length === 1) {
+      this.putAside(tokens[0] as number, reason, now);
+      return;
+    }
+    const mid = Math.ceil(tokens.length / 2);
+    for (const t of tokens) this.heldTokens.add(t);
+    this.queue.push({ tokens: tokens.slice(0, mid), notBefore: now });
+    this.queue.push({ tokens: tokens.slice(mid), notBefore: now });
+  }
+
+  private putAside(token: number, reason: string, now: number): void {
+    this.heldTokens.add(token);
+    const known = this.aside.get(token);
+    if (known !== undefined) {
+      known.retryAt = now + this.host.retryMs;
+      known.reason = reason;
+      return;
+    }
+    this.aside.set(token, { since: now, retryAt: now + this.host.retryMs, reason });
+    this.host.logger.warn(
+      { token, reason, retryAloneEverySeconds: this.host.retryMs / 1_000 },
+      'token rejected by the service: set aside, the rest of its batch keeps flowing',
+    );
+    this.host.onSetAside(token, reason, now);
+  }
+
+  private pump(): void {
+    const now = this.host.clock.now();
+    while (this.inFlight.size < MAX_IN_FLIGHT && this.host.active(now)) {
+      const job = this.nextJob(now);
+      if (job === undefined) return;
+      this.launch(job, now);
+    }
+  }
+
+  private nextJob(now: number): Job | undefined {
+    for (let i = 0; i < this.queue.length; i++) {
+      const group = this.queue[i] as Group;
+      if (group.notBefore > now) continue;
+      this.queue.splice(i, 1);
+      const tokens = group.tokens.filter((t) => this.heldTokens.has(t) && this.host.wanted(t));
+      if (tokens.length === 0) {
+        i -= 1;
+        continue;
+      }
+      return { kind: 'probe', group: { tokens, notBefore: group.notBefore } };
+    }
+    for (const [token, a] of this.aside) {
+      if (a.retryAt > now || this.retrying.has(token)) continue;
+      if (!this.host.wanted(token)) {
+        this.forget(token);
+        continue;
+      }
+      return { kind: 'retry', token };
+    }
+    return undefined;
+  }
+
+  private launch(job: Job, now: number): void {
+    const { clock, budget } = this.host;
+    const tokens = job.kind === 'probe' ? job.group.tokens : [job.token];
+    if (job.kind === 'retry') this.retrying.add(job.token);
+    const batch: PollBatch = { mode: this.host.modeFor(tokens), tokens };
+    const controller = new AbortController();
+    const at = budget.reserve(now);
+    let answered = false;
+    const sub = new Subscription(() => controller.abort());
+    this.inFlight.set(sub, job);
+    const done = (): boolean => {
+      if (!this.inFlight.delete(sub)) return false;
+      if (job.kind === 'retry') this.retrying.delete(job.token);
+      return true;
+    };
+    sub.add(
+      timer(at - now, clock.scheduler)
+        .pipe(
+          switchMap(() =>
+            from(this.host.fetch(batch, controller.signal)).pipe(
+              take(1),
+              timeout({ first: this.host.requestTimeoutMs, scheduler: clock.scheduler }),
+            ),
+          ),
+        )
+        .subscribe({
+          next: (data) => {
+            answered = true;
+            if (done()) this.accepted(job, batch, data);
+          },
+          error: (error: unknown) => {
+            if (done()) this.refused(job, error);
+          },
+          complete: () => {
+            if (!answered && done()) this.refused(job, new Error('no answer'));
+          },
+        }),
+    );
+  }
+
+  private accepted(job: Job, batch: PollBatch, data: readonly unknown[]): void {
+    const now = this.host.clock.now();
+    for (const t of batch.tokens) {
+      this.heldTokens.delete(t);
+      if (this.aside.delete(t)) {
+        this.host.logger.info({ token: t }, 'set-aside token accepted again: back in the plan');
+        this.host.onRestored(t, now);
+      }
+    }
+    this.host.onAnswer(batch, data, now);
+    this.host.onHeldChanged();
+    if (job.kind === 'probe') this.pump();
+  }
+
+  private refused(job: Job, error: unknown): void {
+    const now = this.host.clock.now();
+    if (isContentRejection(error)) {
+      if (job.kind === 'probe') {
+        this.blame(job.group.tokens, error, now);
+        this.host.onHeldChanged();
+      } else {
+        this.putAside(job.token, `rejected by the service: ${describe(error)}`, now);
+      }
+    } else if (isSessionRefusal(error)) {
+      if (job.kind === 'probe') this.queue.unshift({ tokens: job.group.tokens, notBefore: now });
+      this.host.onSessionRefused(error);
+      return;
+    } else if (job.kind === 'probe') {
+      this.queue.push({ tokens: job.group.tokens, notBefore: now + this.host.transientRetryMs });
+    } else {
+      const a = this.aside.get(job.token);
+      if (a !== undefined) a.retryAt = now + this.host.transientRetryMs;
+    }
+    this.pump();
+  }
+}
+
+function isSessionRefusal(error: unknown): boolean {
+  if (error instanceof SessionError) return true;
+  const status = (error as { status?: unknown } | null | undefined)?.status;
+  return status === 401 || status === 403;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const e = error as Error & { status?: unknown; serviceMessage?: unknown };
+  const detail = typeof e.serviceMessage === 'string' ? e.serviceMessage : e.message;
+  return e.status === undefined ? detail : `HTTP ${String(e.status)} ${detail}`;
+}
