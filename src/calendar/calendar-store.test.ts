@@ -102,7 +102,7 @@ describe('CalendarStore', () => {
     store.stop();
   });
 
-  it('retries a failed fetch on the clock, then recovers', async () => {
+  it('retries a failed fetch on the clock, backing off, then recovers', async () => {
     const path = join(dir, 'holidays.json');
     const clock = new VirtualClock(ms('2026-11-20T08:30:00+05:30'));
     let calls = 0;
@@ -116,7 +116,10 @@ describe('CalendarStore', () => {
     await clock.advanceByAsync(60_000);
     await store.settled();
     expect(calls).toBe(2);
-    await clock.advanceByAsync(60_000);
+    // The second wait doubles.
+    await clock.advanceByAsync(119_999);
+    expect(calls).toBe(2);
+    await clock.advanceByAsync(1);
     await store.settled();
     expect(calls).toBe(3);
     expect(store.status()).toMatchObject({ state: 'ready', source: 'service' });

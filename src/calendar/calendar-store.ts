@@ -14,6 +14,7 @@ import { type CalendarOptions, TradingCalendar } from './trading-calendar.ts';
 export interface CalendarStoreLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
+  error(details: object, message: string): void;
 }
 
 /**
@@ -30,16 +31,30 @@ export interface CalendarStoreLogger {
  */
 export interface CalendarStoreOptions {
   readonly clock: Clock;
-  /** The holidays operation; the service returns the current year only. */
-  readonly fetchHolidays: () => Promise<Holidays>;
+  /**
+   * The holidays operation; the service returns the current year only. `signal` aborts
+   * when the store gives up on an answer ({@link CalendarStoreOptions.fetchTimeoutMs}).
+   */
+  readonly fetchHolidays: (signal?: AbortSignal) => Promise<Holidays>;
+  /** Names the service in log lines, e.g. its base URL. Default `the service`. */
+  readonly serviceName?: string;
   /** JSON file holding the last good (merged) copy. */
   readonly path: string;
   /** Calendar options; `outsideCoverage` defaults to `closed` here, unlike the bare calendar. */
   readonly calendarOptions?: Omit<CalendarOptions, 'years'>;
   /** IST times of the daily refetch. Default `['00:01', '08:00']`: just after the (year) change of date, and before pre-open. */
   readonly refreshAt?: readonly string[];
-  /** Wait before retrying a failed or stale fetch. Default 5 minutes. */
+  /** First wait before retrying a failed or stale fetch; doubles on each failure. Default 5 s. */
   readonly retryDelayMs?: number;
+  /** Cap of the doubling retry wait. Default 5 minutes. */
+  readonly maxRetryDelayMs?: number;
+  /**
+   * How long {@link CalendarStore.start} waits for the service before start-up goes on
+   * without it (the fetch keeps going in the background). Default 5 s.
+   */
+  readonly startupWaitMs?: number;
+  /** A fetch not answered within this is abandoned and counts as failed. Default 30 s. */
+  readonly fetchTimeoutMs?: number;
   readonly logger?: CalendarStoreLogger;
 }
 
@@ -96,6 +111,12 @@ export class CalendarStore {
   private readonly options: CalendarStoreOptions;
   private readonly refreshMinutes: readonly number[];
   private readonly retryDelayMs: number;
+  private readonly maxRetryDelayMs: number;
+  private readonly startupWaitMs: number;
+  private readonly fetchTimeoutMs: number;
+  private readonly serviceName: string;
+  /** Failed or stale fetches in a row: the exponent of the retry backoff. */
+  private failures = 0;
   private readonly current$ = new BehaviorSubject<TradingCalendar | undefined>(undefined);
   private data: Holidays | undefined;
   private source: 'service' | 'disk' = 'disk';
@@ -116,7 +137,11 @@ export class CalendarStore {
     this.refreshMinutes = (options.refreshAt ?? ['00:01', '08:00'])
       .map((t) => parseTimeOfDay(t, 'refreshAt'))
       .sort((a, b) => a - b);
-    this.retryDelayMs = options.retryDelayMs ?? 300_000;
+    this.retryDelayMs = options.retryDelayMs ?? 5_000;
+    this.maxRetryDelayMs = Math.max(this.retryDelayMs, options.maxRetryDelayMs ?? 300_000);
+    this.startupWaitMs = options.startupWaitMs ?? 5_000;
+    this.fetchTimeoutMs = options.fetchTimeoutMs ?? 30_000;
+    this.serviceName = options.serviceName ?? 'the service';
     this.calendar$ = this.current$.pipe(filter((c): c is TradingCalendar => c !== undefined));
   }
 
@@ -125,11 +150,33 @@ export class CalendarStore {
     return this.current$.value;
   }
 
-  /** Loads the stored copy, fetches a fresh one, and starts the refresh timers. */
+  /**
+   * Loads the stored copy, fetches a fresh one, and starts the refresh timers. Resolves
+   * once the service has answered, or after {@link CalendarStoreOptions.startupWaitMs}
+   * at the latest: an unresponsive service is logged as an error and retried in the
+   * background with backoff, and {@link CalendarStore.calendar$} emits when it answers.
+   */
   async start(): Promise<CalendarStatus> {
+    const since = this.clock.now();
     if (this.calendar === undefined) await this.loadStored();
     if (this.dailyTimer === undefined) this.armDaily();
-    return this.refresh();
+    const waitMs = Math.max(0, since + this.startupWaitMs - this.clock.now());
+    const answered = await this.within(this.refresh(), waitMs);
+    if (answered !== undefined) return answered;
+    const status = this.status();
+    const next = 'retrying in the background with backoff';
+    if (status.state === 'unavailable') {
+      this.options.logger?.error(
+        { service: this.serviceName, waitedMs: this.startupWaitMs },
+        `holidays: ${this.serviceName} has not answered within ${this.startupWaitMs} ms; starting without a trading calendar (no order is sent until it loads) and ${next}`,
+      );
+    } else {
+      this.options.logger?.warn(
+        { service: this.serviceName, waitedMs: this.startupWaitMs, years: status.years },
+        `holidays: ${this.serviceName} has not answered within ${this.startupWaitMs} ms; using the stored calendar and ${next}`,
+      );
+    }
+    return status;
   }
 
   /** Stops the timers. An in-flight fetch still completes. */
@@ -218,19 +265,50 @@ export class CalendarStore {
     }
   }
 
+  /** `work`'s result, or undefined if it takes longer than `ms` on the clock. */
+  private within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+    return new Promise<T | undefined>((resolve, reject) => {
+      const timer = this.clock.scheduler.schedule(() => resolve(undefined), ms);
+      work.then(
+        (value) => {
+          timer.unsubscribe();
+          resolve(value);
+        },
+        (err: unknown) => {
+          timer.unsubscribe();
+          reject(err);
+        },
+      );
+    });
+  }
+
+  /** One fetch, abandoned (and its signal aborted) after `fetchTimeoutMs`. */
+  private async fetchOnce(): Promise<Holidays> {
+    const abort = new AbortController();
+    const answer = this.options.fetchHolidays(abort.signal);
+    const data = await this.within(answer, this.fetchTimeoutMs);
+    if (data === undefined) {
+      abort.abort();
+      // The abandoned fetch may still settle; nobody is waiting for it any more.
+      answer.catch(() => undefined);
+      throw new Error(`${this.serviceName} did not answer within ${this.fetchTimeoutMs} ms`);
+    }
+    return data;
+  }
+
   private async doRefresh(): Promise<CalendarStatus> {
     let fresh: Holidays;
     try {
-      fresh = holidaysSchema.parse(await this.options.fetchHolidays());
+      fresh = holidaysSchema.parse(await this.fetchOnce());
       const merged = this.data === undefined ? fresh : mergeHolidays(this.data, fresh);
       this.install(merged, 'service', this.clock.now());
     } catch (err) {
       this.lastError = message(err);
+      const retryInMs = this.armRetry();
       this.options.logger?.warn(
-        { err: this.lastError },
+        { err: this.lastError, service: this.serviceName, retryInMs },
         'calendar fetch failed; keeping last good copy',
       );
-      this.armRetry();
       return this.status();
     }
     this.lastError = undefined;
@@ -245,6 +323,7 @@ export class CalendarStore {
       this.lastError = `service returned no data for the current year (has ${this.calendar.years.join(', ')})`;
       this.armRetry();
     } else {
+      this.failures = 0;
       this.retryTimer?.unsubscribe();
       this.retryTimer = undefined;
     }
@@ -282,12 +361,19 @@ export class CalendarStore {
     }
   }
 
-  private armRetry(): void {
-    if (this.retryTimer !== undefined || this.dailyTimer === undefined) return;
+  /** Schedules the next try, backing off (doubling to the cap); returns its delay. */
+  private armRetry(): number | undefined {
+    if (this.retryTimer !== undefined || this.dailyTimer === undefined) return undefined;
+    const delay = Math.min(
+      this.maxRetryDelayMs,
+      this.retryDelayMs * 2 ** Math.min(this.failures, 30),
+    );
+    this.failures++;
     this.retryTimer = this.clock.scheduler.schedule(() => {
       this.retryTimer = undefined;
       void this.refresh();
-    }, this.retryDelayMs);
+    }, delay);
+    return delay;
   }
 
   private armDaily(): void {
