@@ -97,3 +97,59 @@ describe('MarketDataBus: pacing', () => {
     ]);
   });
 });
+
+describe('MarketDataBus: the service limit holds as the service counts it', () => {
+  it('keeps ≤ 10 arrivals per sliding second at batchSize 10, with probes and retries, under jitter', () => {
+    const bad = new Set([7, 55, 123]);
+    const kit = runBus(
+      {
+        intervalMs: 1_000,
+        batchSize: 10,
+        // The real defaults, not the marble tests' loose budget.
+        quoteRequestsPerSecond: 9,
+        serviceQuoteLimitPerSecond: 10,
+        jitterMarginMs: 250,
+        rejectedRetryMs: 2_000,
+      },
+      {
+        // A refusal that names nobody: only bisection can find the culprits.
+        fail: (c) =>
+          c.tokens.some((t) => bad.has(t))
+            ? Object.assign(new Error('HTTP 404'), { status: 404 })
+            : undefined,
+      },
+      60_000,
+      ({ bus, helpers }) => {
+        const sub = bus.quotes$(tokens(150), 'ltp').subscribe();
+        helpers.cold('30s |').subscribe({
+          complete: () => {
+            expect(bus.rejectedTokenList()).toEqual([7, 55, 123]);
+            sub.unsubscribe();
+          },
+        });
+      },
+    );
+    const sends = kit.source.calls.map((c) => c.at);
+    // Regular polls, bisection probes and solo retries all went out.
+    expect(sends.length).toBeGreaterThan(200);
+    expect(kit.source.calls.filter((c) => c.tokens.length === 1).length).toBeGreaterThan(10);
+    const gaps = sends.slice(1).map((t, i) => t - (sends[i] as number));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(125);
+    expect(busiestWindow(sends)).toBeLessThanOrEqual(8);
+    // Arrivals at the service: each send delayed by anything below the 250 ms margin.
+    let seed = 7;
+    const jitter = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return (seed / 2 ** 31) * 249;
+    };
+    const patterns = [
+      sends.map((t) => t + jitter()),
+      // Adversarial: every other request as slow as the margin allows.
+      sends.map((t, i) => t + (i % 2 === 0 ? 249 : 0)),
+      sends.map((t, i) => t + (i % 9 === 0 ? 0 : 249)),
+    ];
+    for (const arrivals of patterns) {
+      expect(busiestWindow([...arrivals].sort((a, b) => a - b))).toBeLessThanOrEqual(10);
+    }
+  });
+});
