@@ -10,6 +10,8 @@ import {
   type Subscription,
 } from 'rxjs';
 import { SessionError } from '../api/errors/session-error.ts';
+import { Pacer } from '../api/pacing/pacer.ts';
+import { DEFAULT_RATE_LIMITS } from '../api/pacing/rate-limits.ts';
 import type { Holidays } from '../api/schemas/utilities.ts';
 import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
 import { Recorder } from '../backtest/recorder.ts';
@@ -200,16 +202,23 @@ export class Kernel {
     }
     const clock = options.clock ?? embedded?.clock ?? externalMarketClock(config.broker);
 
+    // One pacer for both clients below: together they must stay within the service's limits.
+    const pacer = new Pacer(networkClock, DEFAULT_RATE_LIMITS, {
+      marginMs: config.broker.pacingMarginMs,
+    });
     const clientOptions = {
       ...endpoint,
       clock: networkClock,
+      pacer,
       timeoutMs: config.broker.timeoutMs,
+      retryAfterMaxMs: config.broker.retryAfterMaxMs,
+      throttleRetryDeadlineMs: config.broker.throttleRetryDeadlineMs,
       logger: log('api'),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     };
     const client = new TiqsClient(clientOptions);
     // The bus backs off and retries on its own schedule and budget; its client must not
-    // retry underneath it. Same credentials, so the same shared pacer.
+    // retry underneath it. It shares the execution client's pacer.
     const busClient = new TiqsClient({ ...clientOptions, retry: { limit: 0 } });
     const recordDir =
       options.recordTo ??
@@ -233,7 +242,8 @@ export class Kernel {
     await mkdir(stateDir, { recursive: true });
     const calendarStore = new CalendarStore({
       clock,
-      fetchHolidays: () => source.holidays(),
+      fetchHolidays: (signal) => source.holidays(signal),
+      serviceName: endpoint.baseUrl,
       path: join(stateDir, 'holidays.json'),
       logger: log('calendar'),
     });
