@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** A zod schema seen through its definition (zod 4's `_zod.def`), which is all we read. */
 type Schema = z.core.$ZodType;
@@ -119,11 +119,26 @@ export function findUnknownKeys(
     );
   }
   if (!isPlainObject(input)) return [];
-  const candidates = baseSchemas(schema)
-    .filter((base) => ['object', 'record'].includes(defOf(base).type))
-    .map((base) => unknownIn(base, input, path));
-  if (candidates.length === 0) return [];
-  return candidates.reduce((best, c) => (c.length < best.length ? c : best));
+  const bases = baseSchemas(schema).filter((base) =>
+    ['object', 'record'].includes(defOf(base).type),
+  );
+  if (bases.length === 1 && bases[0] !== undefined) return unknownIn(bases[0], input, path);
+  // A union: the member with the fewest unknown keys, then the fewest other complaints
+  // (so `{ kind: 'delta', dleta: 1 }` is measured against the `delta` member).
+  const scored = bases.map((base) => ({
+    unknown: unknownIn(base, input, path),
+    issues: z.safeParse(base, input).error?.issues.length ?? 0,
+  }));
+  const best = scored.reduce<(typeof scored)[number] | undefined>(
+    (b, c) =>
+      b === undefined ||
+      c.unknown.length < b.unknown.length ||
+      (c.unknown.length === b.unknown.length && c.issues < b.issues)
+        ? c
+        : b,
+    undefined,
+  );
+  return best?.unknown ?? [];
 }
 
 function unknownIn(

@@ -16,6 +16,12 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
+function sharedPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
+}
+
 /**
  * The valid key nearest to a misspelled one, or `undefined` when none is close enough to
  * be a plausible typo. Case is ignored first (`marketdata` → `marketData`); otherwise the
@@ -28,11 +34,16 @@ export function nearestKey(key: string, candidates: readonly string[]): string |
   if (sameButCase !== undefined) return sameButCase;
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
+  let bestPrefix = 0;
   for (const candidate of candidates) {
-    const d = editDistance(lower, candidate.toLowerCase());
-    if (d < bestDistance) {
+    const c = candidate.toLowerCase();
+    const d = editDistance(lower, c);
+    // Ties go to the longer shared start: `sped` is `speed`, not `seed`.
+    const prefix = sharedPrefix(lower, c);
+    if (d < bestDistance || (d === bestDistance && prefix > bestPrefix)) {
       best = candidate;
       bestDistance = d;
+      bestPrefix = prefix;
     }
   }
   const limit = Math.max(2, Math.floor(Math.max(key.length, best?.length ?? 0) / 3));
