@@ -10,22 +10,16 @@ import {
   backoffDelay,
   DEFAULT_RETRY,
   DEFAULT_RETRY_AFTER_MAX_MS,
-  parseRetryAfter,
   type RetryOptions,
 } from './backoff.ts';
 import { InvalidResponseError } from './errors/invalid-response-error.ts';
 import { ModifyLimitError } from './errors/modify-limit-error.ts';
-import { NetworkError } from './errors/network-error.ts';
-import { OutcomeUnknownError } from './errors/outcome-unknown-error.ts';
 import { RateLimitedError } from './errors/rate-limited-error.ts';
-import { RefusedError } from './errors/refused-error.ts';
-import { SessionError } from './errors/session-error.ts';
-import { TimeoutError } from './errors/timeout-error.ts';
 import { TiqsError } from './errors/tiqs-error.ts';
-import { DEFAULT_PACING_MARGIN_MS, Pacer, type RateClass } from './pacing/pacer.ts';
+import { type Call, interpretAnswer, type Method, transportFailure } from './interpret-answer.ts';
+import { DEFAULT_PACING_MARGIN_MS, Pacer } from './pacing/pacer.ts';
 import type { RateLimits } from './pacing/rate-limits.ts';
 import { requestDeadline } from './request-deadline.ts';
-import { errorEnvelopeSchema, successEnvelopeSchema } from './schemas/envelope.ts';
 import {
   type OrderBookRecord,
   type OrderHistoryRecord,
@@ -56,7 +50,6 @@ import {
   optionChainEntrySchema,
   optionChainSymbolsSchema,
 } from './schemas/utilities.ts';
-import { zodPath } from './zod-path.ts';
 
 /** Base URL of the real service. */
 export const DEFAULT_BASE_URL = 'https://api.tiqs.trading';
@@ -109,25 +102,6 @@ export interface TiqsClientOptions extends Credentials {
   /** Logger; no credential is ever logged. */
   logger?: Logger;
 }
-
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-interface Call<T> {
-  operation: string;
-  method: Method;
-  path: string;
-  body?: unknown;
-  schema: z.ZodType<T>;
-  rateClass: RateClass;
-  /** Order operations are sent once; an unknown outcome raises OutcomeUnknownError. */
-  kind: 'read' | 'order';
-  tag?: string;
-  orderId?: string;
-  signal?: AbortSignal | undefined;
-}
-
-/** Failure to reach the service at all: the request cannot have been received. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 
 /**
  * Typed client of every operation of the Tiqs API (spec §4), on ky.
@@ -486,169 +460,24 @@ export class TiqsClient {
       });
       text = await response.text();
     } catch (err) {
-      throw this.transportError(call, err, deadline.expired, response?.status);
+      throw transportFailure(call, err, {
+        expired: deadline.expired,
+        timeoutMs: this.timeoutMs,
+        status: response?.status,
+      });
     } finally {
       deadline.dispose();
     }
     this.logger?.debug({ operation, status: response.status }, 'response');
-    return this.interpret(call, response, text);
-  }
-
-  private interpret<T>(call: Call<T>, response: Response, text: string): T {
-    const { operation } = call;
-    const { status } = response;
-    let body: unknown;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-
-    if (status === 401 || status === 403) {
-      throw new SessionError(
-        `${operation}: session expired or invalid (HTTP ${status}); supply a new access token`,
-        { operation, status },
-      );
-    }
-    if (status === 429) {
-      throw new RateLimitedError(`${operation}: rate limited by the service (HTTP 429)`, {
-        operation,
-        status,
-        retryAfterMs: parseRetryAfter(
-          response.headers.get('retry-after'),
-          this.clock.now(),
-          this.retryAfterMaxMs,
-        ),
-      });
-    }
-    if (status >= 300 && status < 400) {
-      const refused = new RefusedError(
-        `${operation}: the service answered HTTP ${status}, a redirect to ${originOf(response.headers.get('location'), this.baseUrl)}; redirects are not followed, so credentials stay with ${originOf(this.baseUrl, this.baseUrl)}`,
-        { operation, status, errorCode: 'Redirect', serviceMessage: '' },
-      );
-      // Whoever redirected may have acted on the order first: only the book can tell.
-      if (call.kind === 'order') throw this.unknownOutcome(call, refused, status);
-      throw refused;
-    }
-    const failure = errorEnvelopeSchema.safeParse(body);
-    if (status < 200 || status >= 300 || failure.success) {
-      const errorCode = failure.success ? failure.data.errorCode : 'HttpError';
-      const serviceMessage = failure.success ? failure.data.message : text.slice(0, 200);
-      const refused = new RefusedError(
-        `${operation}: refused by the service (HTTP ${status} ${errorCode}): ${serviceMessage}`,
-        { operation, status, errorCode, serviceMessage },
-      );
-      if (call.kind === 'order' && status >= 500) throw this.unknownOutcome(call, refused, status);
-      throw refused;
-    }
-
-    const envelope = successEnvelopeSchema.safeParse(body);
-    if (!envelope.success) {
-      const issue = envelope.error.issues[0];
-      const invalid = new InvalidResponseError(
-        body === undefined
-          ? `${operation}: response body is not JSON`
-          : `${operation}: response is not a success envelope at ${zodPath('', issue?.path ?? []) || 'body'}: ${issue?.message ?? ''}`,
-        { operation, status, path: zodPath('', issue?.path ?? []) },
-      );
-      if (call.kind === 'order') throw this.unknownOutcome(call, invalid, status);
-      throw invalid;
-    }
-    const parsed = call.schema.safeParse(envelope.data.data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const path = zodPath('data', issue?.path ?? []);
-      const invalid = new InvalidResponseError(
-        `${operation}: invalid response at ${path}: ${issue?.message ?? 'does not match the spec'}`,
-        { operation, status, path },
-      );
-      if (call.kind === 'order') throw this.unknownOutcome(call, invalid, status);
-      throw invalid;
-    }
-    return parsed.data;
-  }
-
-  private transportError(
-    call: Call<unknown>,
-    err: unknown,
-    expired: boolean,
-    status?: number,
-  ): TiqsError {
-    const { operation } = call;
-    if (call.signal?.aborted) {
-      return new TiqsError(`${operation}: aborted`, { operation, cause: safeCause(err) });
-    }
-    const code = errorCode(err);
-    const base = expired
-      ? new TimeoutError(
-          `${operation}: no complete answer within ${this.timeoutMs} ms${status === undefined ? '' : ` (HTTP ${status} headers came, the body did not finish)`}`,
-          { operation, ...(status === undefined ? {} : { status }), cause: safeCause(err) },
-        )
-      : new NetworkError(`${operation}: network failure${code ? ` (${code})` : ''}`, {
-          operation,
-          ...(status === undefined ? {} : { status }),
-          cause: safeCause(err),
-        });
-    if (call.kind === 'order' && (expired || !(code !== undefined && NOT_SENT_CODES.has(code)))) {
-      return this.unknownOutcome(call, base, status);
-    }
-    return base;
-  }
-
-  private unknownOutcome(
-    call: Call<unknown>,
-    cause: TiqsError,
-    status?: number,
-  ): OutcomeUnknownError {
-    const what = call.tag !== undefined ? `tag ${call.tag}` : `order ${call.orderId ?? '?'}`;
-    return new OutcomeUnknownError(
-      `${call.operation}: outcome unknown for ${what} (${cause.message}); reconcile with the order book, do not resend`,
-      {
-        operation: call.operation,
-        ...(status === undefined ? {} : { status }),
-        cause,
-        tag: call.tag,
-        orderId: call.orderId,
-      },
-    );
-  }
-}
-
-/** The origin (scheme, host, port) of `location`: never its user, path or query. */
-function originOf(location: string | null, base: string): string {
-  if (location === null || location === '') return 'no location';
-  try {
-    return new URL(location, base).origin;
-  } catch {
-    return 'an unparsable location';
+    return interpretAnswer(call, response, text, {
+      now: this.clock.now(),
+      retryAfterMaxMs: this.retryAfterMaxMs,
+      baseUrl: this.baseUrl,
+    });
   }
 }
 
 /** A fresh client order id for the `tags` field. */
 function newTag(): string {
   return `tr-${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-}
-
-/** The system error code under a fetch failure, e.g. `ECONNREFUSED`. */
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; depth < 4 && e instanceof Error; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = e.cause;
-  }
-  return undefined;
-}
-
-/**
- * A copy of a transport failure that keeps its message and code but drops everything
- * else: ky's errors hold the request, whose headers carry the credentials.
- */
-function safeCause(err: unknown): Error {
-  const message = err instanceof Error ? err.message : String(err);
-  const copy = new Error(message);
-  copy.name = err instanceof Error ? err.name : 'Error';
-  const code = errorCode(err);
-  if (code !== undefined) Object.assign(copy, { code });
-  return copy;
 }
