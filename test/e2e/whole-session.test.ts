@@ -1,0 +1,119 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { waitForExit } from './helpers/child-process.ts';
+import { E2eWorld, fixture, realMsUntil } from './helpers/e2e-world.ts';
+import { eventsOf, intentsOf, parseLog, unfinishedIntents } from './helpers/json-log.ts';
+import { duplicateTags } from './helpers/sim-admin.ts';
+
+// A whole trading day (Mon 5 Jan 2026, 09:15-15:30 IST) at 600x: about 40 s of real time.
+const SPEED = 600;
+const DAY = '2026-01-05';
+const world = new E2eWorld({
+  start: `${DAY}T09:12:00+05:30`,
+  speed: SPEED,
+  // The bot needs a few seconds to start; market time reaches 09:12 at the anchor.
+  anchor: new Date(Date.now() + 5_000).toISOString(),
+});
+afterAll(() => world.dispose());
+
+describe('e2e: a compressed whole session against a faulty service', { timeout: 150_000 }, () => {
+  it('trades pre-open to after the close with no duplicate, lost or throttled order', async () => {
+    const admin = await world.startSim([
+      '--fail-rate',
+      '0.04',
+      '--drop-rate',
+      '0.03',
+      '--malformed-rate',
+      '0.03',
+      '--stall-rate',
+      '0.02',
+      '--lose-order-responses',
+      '2',
+    ]);
+    const config = world.writeConfig(
+      world.baseConfig(
+        [
+          {
+            id: 'sched',
+            module: fixture('scheduled-orders.ts'),
+            // 3 intents before the open (deferred), then one every 15 market minutes.
+            params: { preOpen: 3, everySeconds: 900, maxOrders: 20, quoteTokens: [3045] },
+          },
+          {
+            id: 'watch',
+            module: fixture('scheduled-orders.ts'),
+            params: { quoteTokens: [2885, 1594, 26000] },
+          },
+        ],
+        {
+          broker: { timeoutMs: 2_000 },
+          execution: { shutdownTimeoutMs: 5_000 },
+        },
+      ),
+    );
+    const bot = await world.startBot(config);
+    // Bounded wait on real time: until 15:35 IST, after the close.
+    const after = realMsUntil(world.clock, `${DAY}T15:35:00+05:30`);
+    expect(after).toBeLessThan(60_000);
+    await new Promise((r) => setTimeout(r, after));
+    const began = Date.now();
+    bot.signal('SIGTERM');
+    const exit = await waitForExit(bot, 15_000);
+    const stopMs = Date.now() - began;
+
+    const log = parseLog(bot.lines);
+    const intents = intentsOf(log);
+    const events = eventsOf(log);
+    const stats = await admin.stats();
+    const book = await admin.orders();
+    const report = {
+      stderr: bot.stderr().slice(-2_000),
+      stats,
+      unfinished: unfinishedIntents(intents, events),
+    };
+
+    // The faults were really injected (else this proves nothing).
+    expect(stats.faults.fail + stats.faults.drop + stats.faults.malformed).toBeGreaterThan(0);
+    expect(stats.faults.lostOrderResponses, JSON.stringify(report)).toBe(2);
+    // Clean, bounded stop. Checked by a bot that hangs on a stalled body (no total
+    // deadline): the SIGTERM wait then times out.
+    expect(exit.code, JSON.stringify(report)).toBe(0);
+    expect(stopMs).toBeLessThan(5_000 + 3_000);
+    // 23 place intents, each ends in a terminal event: none lost. Checked by dropping
+    // one terminal event from the parsed log: the list is then non-empty.
+    const placed = intents.filter((i) => i.strategy === 'sched' && i.kind === 'place');
+    expect(placed).toHaveLength(23);
+    expect(report.unfinished).toEqual([]);
+    // They are valid market orders in a session (the 3 pre-open ones wait for the open),
+    // so each must fill: a denial or rejection loses the trader an order. Checked against
+    // the tree of this commit, where a stalled holidays answer at start-up leaves no
+    // calendar and the 3 pre-open intents are denied ("no trading calendar").
+    const filled = new Set(
+      events.filter((e) => e.type === 'OrderFilled').map((e) => `${e.strategyId}/${e.intentId}`),
+    );
+    const notFilled = placed.filter((i) => !filled.has(`${i.strategy}/${i.id}`));
+    const refusals = events.filter((e) => e.type === 'OrderDenied' || e.type === 'OrderRejected');
+    expect(notFilled, JSON.stringify(refusals)).toEqual([]);
+    const refusedByThrottle = events.filter(
+      (e) => e.type === 'OrderRejected' && /429|too many/i.test(e.reason ?? ''),
+    );
+    expect(refusedByThrottle).toEqual([]);
+    // Lost answers resolved by tag, never placed twice. Checked with a client that
+    // retries a placement blindly: the sim then holds two orders with one tag.
+    expect(duplicateTags(book.orders)).toEqual([]);
+    // Never throttled, and never more than 10 arrivals of a class in any real second.
+    expect(stats.rateLimited, JSON.stringify(stats.classes)).toBe(0);
+    expect(stats.classes.quote.maxPerSecond).toBeLessThanOrEqual(10);
+    expect(stats.classes.order.maxPerSecond).toBeLessThanOrEqual(10);
+    // Every token a strategy asked for was fed.
+    for (const token of [3045, 2885, 1594, 26000]) {
+      expect(stats.quotesServed[String(token)] ?? 0, `token ${token}`).toBeGreaterThan(0);
+    }
+    // After the close: the intraday position (23 alternating fills: one share long) was
+    // squared off before the close; nothing is left working at the broker.
+    expect(
+      Object.values(book.positions).every((q) => q === 0),
+      JSON.stringify(book.positions),
+    ).toBe(true);
+    expect(book.orders.filter((o) => o.status === 'OPEN' || o.status === 'PENDING')).toEqual([]);
+  });
+});
