@@ -31,3 +31,4 @@ export { type ContractGreeks, pickByDelta, pickByOffset } from './options/pick-s
 export { modeCovers, projectQuote } from './project-quote.ts';
 export type { QuoteSource } from './quote-source.ts';
 export { ALWAYS_OPEN, type SessionOracle } from './session-oracle.ts';
+export { type DataHealth, StrategyMarket } from './strategy-market.ts';

@@ -45,6 +45,13 @@ export interface MarketFeed {
   readonly status: HealthStatus;
   /** Tokens with at least one quote subscriber, ascending. */
   quoteTokenList(): number[];
+  /**
+   * Health of a subscribed token (`rejected` when the service rejects it and it is set
+   * aside); undefined for tokens nobody subscribes to. A replay, which cannot fail, has none.
+   */
+  tokenHealth?(token: number): HealthStatus | undefined;
+  /** Tokens the service rejects, set aside and retried alone now and then, ascending. */
+  rejectedTokenList?(): number[];
   /** Hands new credentials to the source and resumes. */
   setCredentials(credentials: Credentials): void;
   /** Resumes after a refused session (no-op otherwise). */

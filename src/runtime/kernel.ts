@@ -37,6 +37,7 @@ import {
 } from '../market-data/options/option-chain-resolver.ts';
 import type { QuoteSource } from '../market-data/quote-source.ts';
 import type { SessionOracle } from '../market-data/session-oracle.ts';
+import { StrategyMarket } from '../market-data/strategy-market.ts';
 import { buildContext } from '../strategy/build-context.ts';
 import { checkIntent, InvalidIntentError } from '../strategy/check-intent.ts';
 import { lastAutoIdNumber } from '../strategy/intent-factory.ts';
@@ -264,6 +265,10 @@ export class Kernel {
         warmupMs: config.marketData.warmupSeconds * 1_000,
         staleAfterIntervals: config.marketData.staleAfterIntervals,
         quoteRequestsPerSecond: config.marketData.requestsPerSecond,
+        greeksIntervalMs: config.marketData.greeksIntervalMs,
+        rejectedRetryMs: config.marketData.rejectedRetrySeconds * 1_000,
+        // The same jitter margin as the client's pacer: the bus never makes it queue.
+        jitterMarginMs: config.broker.pacingMarginMs,
       });
 
     const broker: Broker =
@@ -457,7 +462,8 @@ export class Kernel {
         clock: this.clock,
         calendar,
         calendar$: this.calendarStore.calendar$,
-        market: this.bus,
+        // Its own view: health$ carries the events of the tokens this strategy asked for.
+        market: StrategyMarket.of(this.bus, this.clock, id),
         options: {
           chain$: (request) => defer(() => resolveOptionChain(this.source, this.clock, request)),
         },
@@ -559,7 +565,10 @@ export class Kernel {
           quoteTokens: stats.quoteTokens,
           quoteRequests: stats.quoteRequests,
           failedRequests: stats.failedRequests,
+          rejectedTokens: this.bus.rejectedTokenList?.() ?? [],
           strategies: this.strategyStatus(),
+          // A running strategy whose tokens are rejected or stale is not fine: say so.
+          strategyData: StrategyMarket.summary(this.bus),
         },
         'market summary',
       );

@@ -5,6 +5,7 @@ import type { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
+import type { HealthEvent } from '../market-data/health.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
 import type {
   ResolveChainRequest,
@@ -25,6 +26,12 @@ export interface MarketView {
   quotes$<M extends QuoteMode>(tokens: readonly number[], mode: M): Observable<MarketQuote<M>>;
   quote$<M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>>;
   greeks$(tokens: readonly number[]): Observable<MarketGreeks>;
+  /**
+   * The feed's overall health, then the events of this strategy's own tokens: e.g.
+   * `{ status: 'rejected', token }` when the service rejects a token it asked for (the
+   * token is set aside and retried alone now and then; the others keep flowing).
+   */
+  readonly health$: Observable<HealthEvent>;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { TradingCalendar } from '../../calendar/trading-calendar.ts';
 import { VirtualClock } from '../../clock/virtual-clock.ts';
 import type { QuoteMode } from '../../domain/order-params.ts';
 import type { OrderEvent, Position } from '../../execution/order-events.ts';
+import type { HealthEvent } from '../../market-data/health.ts';
 import type { MarketGreeks, MarketQuote } from '../../market-data/market-quote.ts';
 import {
   type OptionChainSource,
@@ -82,6 +83,8 @@ export function createTestContext<P>(options: {
           };
         }),
       greeks$: (tokens) => greeks.pipe(filter((g) => tokens.includes(g.token))),
+      // Healthy market data, for ever (no bus here to fail).
+      health$: new BehaviorSubject<HealthEvent>({ status: 'ok', at: options.start }),
     },
     options: {
       chain$: (request) =>
