@@ -1,7 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { runCli } from './run-cli.ts';
 
 describe('tiqs-runner validate', () => {
@@ -35,6 +37,41 @@ describe('tiqs-runner validate', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('strategy "sma"');
     expect(r.stderr).toContain('params.quantity');
+  });
+
+  it('accepts every shipped config and backtest spec, whose paths follow the config-folder rule', async () => {
+    const saved = { app: process.env.TIQS_APP_ID, token: process.env.TIQS_ACCESS_TOKEN };
+    process.env.TIQS_APP_ID = 'app';
+    process.env.TIQS_ACCESS_TOKEN = 'token';
+    try {
+      for (const file of ['config/paper.yaml', 'config/live.example.yaml']) {
+        const r = await runCli('validate', '--config', file);
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+      }
+    } finally {
+      for (const [key, value] of [
+        ['TIQS_APP_ID', saved.app],
+        ['TIQS_ACCESS_TOKEN', saved.token],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    const root = process.cwd();
+    for (const name of readdirSync('backtests').filter((f) => f.endsWith('.yaml'))) {
+      const file = join('backtests', name);
+      if (name === 'record-sample.yaml') {
+        const config = await loadConfig(file);
+        expect(config.state.dir).toBe(join(root, 'var/state/record-sample'));
+        for (const s of config.strategies) expect(existsSync(s.module)).toBe(true);
+        continue;
+      }
+      const spec = await loadBacktestSpec(file);
+      expect(existsSync(spec.backtest.data)).toBe(true);
+      expect(spec.backtest.out).toBe(join(root, 'backtests/out', name.replace('.yaml', '')));
+      for (const s of spec.config.strategies) expect(existsSync(s.module)).toBe(true);
+    }
   });
 
   it('exits 2 on a missing required option', async () => {
