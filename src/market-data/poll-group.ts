@@ -72,6 +72,8 @@ export class PollGroup {
   private failures = 0;
   private retryAt = Number.NEGATIVE_INFINITY;
   private running = false;
+  /** A heartbeat found the last cycle still running: start the next one when it ends. */
+  private overdue = false;
 
   constructor(private readonly options: PollGroupOptions) {
     this.intervalMs = options.intervalMs;
@@ -91,6 +93,7 @@ export class PollGroup {
     this.running = true;
     this.failures = 0;
     this.retryAt = Number.NEGATIVE_INFINITY;
+    this.overdue = false;
     this.arm(0);
   }
 
@@ -120,7 +123,8 @@ export class PollGroup {
     host.onHeartbeat(this.intervalMs, now);
     // The host may have paused everything from inside the heartbeat.
     if (!this.running) return;
-    if (this.inflight === undefined && now >= this.retryAt) this.cycle(now);
+    if (this.inflight !== undefined) this.overdue = true;
+    else if (now >= this.retryAt) this.cycle(now);
     if (this.running) this.arm(host.effectiveIntervalMs(this.intervalMs));
   }
 
@@ -152,6 +156,14 @@ export class PollGroup {
         this.retryAt = start + backoff;
       }
       host.onCycle(this.intervalMs, failed === 0);
+      // A cycle that overran its interval (sends pushed back by a busy budget, or slow
+      // answers) is followed at once rather than a whole interval later: the budget
+      // still spaces the sends, and no interval's share of it is wasted.
+      if (this.overdue && this.running) {
+        this.overdue = false;
+        const now = clock.now();
+        if (now >= this.retryAt && host.gate(now).active) this.cycle(now);
+      }
     };
     const fail = (batch: PollBatch, error: unknown): void => {
       const verdict = host.onFailure(this.intervalMs, batch, error, this.failures + 1);
