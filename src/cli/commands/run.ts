@@ -67,6 +67,9 @@ export function runCommand(): Command {
           const done = () => {
             finished = true;
             clearTimeout(graceful);
+            // What the stop left behind (a stalled request's socket) must not hold the
+            // process: exit shortly unless it ends on its own first.
+            setTimeout(() => process.exit(EXIT.ok), 100).unref();
             resolve();
           };
           void kernel.stop(`received ${signal}`, budget.signal).then(done, (err: unknown) => {
