@@ -110,10 +110,11 @@ describe('a restarted kernel', () => {
     // sees []; without the seeded factory, its intent is `p1` and is denied as reused.
     const probe = globalThis as { positionsProbe?: Position[] };
     delete probe.positionsProbe;
+    const seenAtSetup = (): Position[] | undefined => probe.positionsProbe;
     const { events, step } = await startKernel(
       `  - { id: probe, module: ${root}/test/fixtures/strategies/positions-probe.ts }`,
     );
-    expect(probe.positionsProbe?.map((p) => [p.symbol, p.netQuantity])).toEqual([['SBIN-EQ', 10]]);
+    expect(seenAtSetup()?.map((p) => [p.symbol, p.netQuantity])).toEqual([['SBIN-EQ', 10]]);
     for (let i = 0; i < 5 && !events.some((e) => e.type === 'OrderFilled'); i++) await step();
     expect(events.filter((e) => e.type === 'OrderDenied')).toEqual([]);
     expect(events.find((e) => e.type === 'OrderSubmitted')?.intentId).toBe('p2');

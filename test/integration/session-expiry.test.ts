@@ -83,7 +83,7 @@ logging: { summaryIntervalSeconds: 0 }
     expect(notice).toMatchObject({ event: 'session-refused', component: 'market-data' });
     expect(kernel.engine.pausedReason).toMatch(/session/);
 
-    sim.setCredentials({ token: 'fresh', tokenExpiresAt: undefined });
+    sim.setCredentials({ token: 'fresh' }); // a new token, and no expiry set
     kernel.setCredentials({ appId: 'sim-app', token: 'fresh' });
     await step();
     expect(lines.filter((l) => l.msg === SESSION_RESUMED_MESSAGE)).toHaveLength(1);
