@@ -2,6 +2,9 @@ import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
 import type { HealthEvent, HealthStatus, StaleEvent } from './health.ts';
 
+/** Which request a token was rejected in. */
+export type RejectKind = 'quotes' | 'greeks';
+
 interface TokenHealth {
   /** When fresh data last arrived. */
   lastFreshAt: number | undefined;
@@ -33,8 +36,10 @@ export class HealthTracker {
   private readonly events = new Subject<HealthEvent>();
   private readonly staleEvents = new Subject<StaleEvent>();
   private staleCount = 0;
-  /** Set-aside tokens, quotes and greeks alike (greeks tokens are not tracked otherwise). */
-  private readonly rejectedTokens = new Set<number>();
+  /** Set-aside quote tokens (also flagged in their TokenHealth). */
+  private readonly rejectedQuotes = new Set<number>();
+  /** Set-aside greeks tokens (greeks tokens are not tracked otherwise). */
+  private readonly rejectedGreeks = new Set<number>();
   private paused = false;
   private current: HealthEvent;
 
@@ -104,16 +109,21 @@ export class HealthTracker {
     if (t === undefined) return;
     this.tokens.delete(token);
     if (t.stale) this.staleCount -= 1;
-    if (t.stale || this.rejectedTokens.delete(token)) this.refresh(now);
+    if (t.stale || this.rejectedQuotes.delete(token)) this.refresh(now);
   }
 
-  /** The service rejects `token`: it is set aside (quote or greeks token). */
-  rejected(token: number, now: number, reason: string): void {
-    this.rejectedTokens.add(token);
+  /**
+   * The service rejects `token` (`kind` says in which request): it is set aside. A
+   * greeks rejection is reported but leaves the token's quote health alone — an equity
+   * asked for greeks by mistake still quotes fine.
+   */
+  rejected(token: number, now: number, reason: string, kind: RejectKind = 'quotes'): void {
     const t = this.tokens.get(token);
-    if (t === undefined) {
-      this.events.next({ status: 'rejected', at: now, token, reason });
+    if (kind === 'greeks' || t === undefined) {
+      this.rejectedGreeks.add(token);
+      this.events.next({ status: 'rejected', at: now, token, reason: `greeks ${reason}` });
     } else {
+      this.rejectedQuotes.add(token);
       t.rejected = true;
       if (t.stale) {
         // Set aside explains the silence better than "stale", and is not swept.
@@ -126,12 +136,13 @@ export class HealthTracker {
   }
 
   /** A set-aside token was accepted again (its fresh data follows). */
-  restored(token: number, now: number): void {
-    if (!this.rejectedTokens.delete(token)) return;
-    const t = this.tokens.get(token);
-    if (t === undefined) {
-      this.events.next({ status: 'ok', at: now, token, reason: 'accepted again' });
+  restored(token: number, now: number, kind: RejectKind = 'quotes'): void {
+    if (kind === 'greeks') {
+      if (!this.rejectedGreeks.delete(token)) return;
+      this.events.next({ status: 'ok', at: now, token, reason: 'greeks accepted again' });
     } else {
+      const t = this.tokens.get(token);
+      if (!this.rejectedQuotes.delete(token) || t === undefined) return;
       t.rejected = false;
       t.expectSince = now;
       this.setToken(token, t, 'ok', now, 'accepted again');
@@ -140,14 +151,8 @@ export class HealthTracker {
   }
 
   /** Greeks token nobody wants any more: its rejection no longer counts. */
-  forgetRejected(token: number, now: number): void {
-    if (this.tokens.has(token)) return;
-    if (this.rejectedTokens.delete(token)) this.refresh(now);
-  }
-
-  /** Whether `token` is set aside. */
-  isRejected(token: number): boolean {
-    return this.rejectedTokens.has(token);
+  forgetGreeks(token: number, now: number): void {
+    if (this.rejectedGreeks.delete(token)) this.refresh(now);
   }
 
   /** Fresh data for `token` arrived at `at`. */
@@ -244,7 +249,8 @@ export class HealthTracker {
     this.events.complete();
     this.staleEvents.complete();
     this.tokens.clear();
-    this.rejectedTokens.clear();
+    this.rejectedQuotes.clear();
+    this.rejectedGreeks.clear();
   }
 
   private setToken(
@@ -271,9 +277,9 @@ export class HealthTracker {
     } else if (this.failingGroups.size > 0) {
       status = 'degraded';
       reason = `polls failing: ${[...this.failingGroups].join(', ')}`;
-    } else if (this.rejectedTokens.size > 0) {
+    } else if (this.rejectedQuotes.size + this.rejectedGreeks.size > 0) {
       status = 'degraded';
-      reason = `${this.rejectedTokens.size} token(s) rejected by the service and set aside`;
+      reason = `${this.rejectedQuotes.size + this.rejectedGreeks.size} token(s) rejected by the service and set aside`;
     } else {
       status = 'ok';
       reason = why ?? 'all polls healthy';

@@ -142,10 +142,15 @@ type Kind = 'quotes' | 'greeks';
  * session-aware streams within the service's rate budget.
  *
  * - One poll loop per interval, started by its first subscriber and stopped with its
- *   last; tokens of all subscribers are merged, deduplicated and batched, each polled in
- *   the richest mode anyone wants (full ⊇ ohlcv ⊇ ltp) and projected down for the rest.
- * - Requests of all loops share one budget; when the plan cannot fit it, every interval
- *   stretches by the same factor and one warning says so.
+ *   last; tokens of all subscribers are merged, deduplicated and packed into the fewest
+ *   batches, each polled in the richest mode anyone wants (full ⊇ ohlcv ⊇ ltp), or
+ *   richer where riding along saves a request, and projected down for the rest.
+ * - Requests of all loops (and of the isolation below) share one budget that spaces
+ *   sends evenly; when the plan cannot fit it, every interval stretches by the same
+ *   factor and one warning says so.
+ * - A batch the service refuses for its content is not retried as it is: the tokens to
+ *   blame are found ({@link RejectIsolator}), set aside (health `rejected`) and asked
+ *   for alone every `rejectedRetryMs`; the rest are polled again the next cycle.
  * - Streams never error and never complete (until {@link close}); failures show up as
  *   {@link HealthEvent}s, and the loop retries with backoff.
  * - Polling runs only within sessions (plus `warmupMs` before an open) and pauses on a
@@ -322,8 +327,10 @@ export class MarketDataBus implements MarketFeed {
    */
   tokenHealth(token: number): HealthStatus | undefined {
     const status = this.health.statusOf(token);
-    if (status !== undefined || !this.greeksTokens.has(token)) return status;
-    return this.isolators.greeks.isSetAside(token) ? 'rejected' : 'ok';
+    if (this.greeksTokens.has(token) && this.isolators.greeks.isSetAside(token)) {
+      return status === undefined || status === 'ok' ? 'rejected' : status;
+    }
+    return status ?? (this.greeksTokens.has(token) ? 'ok' : undefined);
   }
 
   /** Tokens the service rejects, set aside and retried alone now and then, ascending. */
@@ -480,7 +487,7 @@ export class MarketDataBus implements MarketFeed {
     if (state.demand.size === 0) {
       this.greeksTokens.delete(token);
       this.isolators.greeks.forget(token);
-      this.health.forgetRejected(token, this.clock.now());
+      this.health.forgetGreeks(token, this.clock.now());
     }
     this.plans.greeks = undefined;
   }
@@ -630,8 +637,8 @@ export class MarketDataBus implements MarketFeed {
       onHeldChanged: () => {
         this.plans[kind] = undefined;
       },
-      onSetAside: (token, reason, at) => this.health.rejected(token, at, reason),
-      onRestored: (token, at) => this.health.restored(token, at),
+      onSetAside: (token, reason, at) => this.health.rejected(token, at, reason, kind),
+      onRestored: (token, at) => this.health.restored(token, at, kind),
     });
   }
 
