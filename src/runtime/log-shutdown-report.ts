@@ -15,7 +15,7 @@ export const SHUTDOWN_LOG = {
 } as const;
 
 const rupees = (paise: number | undefined): string | undefined =>
-  paise === undefined ? undefined : `₹${formatRupees(paise)}`;
+  paise === undefined ? undefined : `${paise < 0 ? '-' : ''}₹${formatRupees(Math.abs(paise))}`;
 
 /**
  * Logs what a stop left at the broker, money in rupees, one line per position and per
