@@ -15,7 +15,7 @@ const world = new E2eWorld({
 afterAll(() => world.dispose());
 
 describe('e2e: a bad token in one strategy', { timeout: 90_000 }, () => {
-  it('keeps feeding every valid token, the bad strategy's own good token included', async () => {
+  it("keeps feeding every valid token, the bad strategy's own good token included", async () => {
     const admin = await world.startSim();
     const config = world.writeConfig(
       world.baseConfig([
