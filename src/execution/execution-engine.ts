@@ -131,7 +131,10 @@ export class ExecutionEngine {
         if (err instanceof SessionError) this.pause(err);
       },
       isPaused: () => this.paused !== undefined,
-      afterPoll: () => this.journal.checkpoint?.(),
+      afterPoll: () => {
+        // A poll the stop's budget gave up on may end after the journal is closed.
+        if (!this.closed) this.journal.checkpoint?.();
+      },
     });
   }
 
@@ -325,6 +328,7 @@ export class ExecutionEngine {
    * (PnL now against PnL at the day's first check) reaches the limit.
    */
   markAndCheck(): void {
+    if (this.closed) return;
     const quote = this.options.quote;
     if (quote !== undefined) {
       for (const p of this.positions.positions()) {
