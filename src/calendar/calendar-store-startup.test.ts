@@ -169,4 +169,31 @@ describe('CalendarStore: start-up with an unresponsive service', () => {
     expect(lines.find((l) => l.level === 'warn')?.message).toMatch(/using the stored calendar/);
     store.stop();
   });
+
+  it('times the start-up wait on the network clock, not market time', async () => {
+    // A rehearsal: market time runs fast, the network does not.
+    const clock = new VirtualClock(START);
+    const networkClock = new VirtualClock(0);
+    const { logger, lines } = recordingLogger(clock);
+    const service = stalledService(clock);
+    const store = new CalendarStore({
+      clock,
+      networkClock,
+      path: join(dir, 'holidays.json'),
+      fetchHolidays: service.fetchHolidays,
+      logger,
+    });
+    let done = false;
+    const started = store.start().then(() => {
+      done = true;
+    });
+    await until(() => service.calls.length === 1);
+    await clock.advanceByAsync(60 * 60_000);
+    expect(done).toBe(false);
+    expect(service.calls).toHaveLength(1);
+    await networkClock.advanceByAsync(5_000);
+    await started;
+    expect(lines.filter((l) => l.level === 'error')).toHaveLength(1);
+    store.stop();
+  });
 });

@@ -30,7 +30,14 @@ export interface CalendarStoreLogger {
  * ```
  */
 export interface CalendarStoreOptions {
+  /** Market time: dates, and the daily refetch. */
   readonly clock: Clock;
+  /**
+   * Time of the network: the start-up wait, the fetch time-out and the retry backoff are
+   * about the service's responsiveness, not market time (which may run faster in a
+   * rehearsal). Default: `clock`.
+   */
+  readonly networkClock?: Clock;
   /**
    * The holidays operation; the service returns the current year only. `signal` aborts
    * when the store gives up on an answer ({@link CalendarStoreOptions.fetchTimeoutMs}).
@@ -108,6 +115,7 @@ const IST_OFFSET_MS = 330 * 60_000;
  */
 export class CalendarStore {
   private readonly clock: Clock;
+  private readonly networkClock: Clock;
   private readonly options: CalendarStoreOptions;
   private readonly refreshMinutes: readonly number[];
   private readonly retryDelayMs: number;
@@ -134,6 +142,7 @@ export class CalendarStore {
   constructor(options: CalendarStoreOptions) {
     this.options = options;
     this.clock = options.clock;
+    this.networkClock = options.networkClock ?? options.clock;
     this.refreshMinutes = (options.refreshAt ?? ['00:01', '08:00'])
       .map((t) => parseTimeOfDay(t, 'refreshAt'))
       .sort((a, b) => a - b);
@@ -157,10 +166,10 @@ export class CalendarStore {
    * background with backoff, and {@link CalendarStore.calendar$} emits when it answers.
    */
   async start(): Promise<CalendarStatus> {
-    const since = this.clock.now();
+    const since = this.networkClock.now();
     if (this.calendar === undefined) await this.loadStored();
     if (this.dailyTimer === undefined) this.armDaily();
-    const waitMs = Math.max(0, since + this.startupWaitMs - this.clock.now());
+    const waitMs = Math.max(0, since + this.startupWaitMs - this.networkClock.now());
     const answered = await this.within(this.refresh(), waitMs);
     if (answered !== undefined) return answered;
     const status = this.status();
@@ -265,10 +274,10 @@ export class CalendarStore {
     }
   }
 
-  /** `work`'s result, or undefined if it takes longer than `ms` on the clock. */
+  /** `work`'s result, or undefined if it takes longer than `ms` of network time. */
   private within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
     return new Promise<T | undefined>((resolve, reject) => {
-      const timer = this.clock.scheduler.schedule(() => resolve(undefined), ms);
+      const timer = this.networkClock.scheduler.schedule(() => resolve(undefined), ms);
       work.then(
         (value) => {
           timer.unsubscribe();
@@ -369,7 +378,7 @@ export class CalendarStore {
       this.retryDelayMs * 2 ** Math.min(this.failures, 30),
     );
     this.failures++;
-    this.retryTimer = this.clock.scheduler.schedule(() => {
+    this.retryTimer = this.networkClock.scheduler.schedule(() => {
       this.retryTimer = undefined;
       void this.refresh();
     }, delay);

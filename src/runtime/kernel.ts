@@ -243,6 +243,8 @@ export class Kernel {
     await mkdir(stateDir, { recursive: true });
     const calendarStore = new CalendarStore({
       clock,
+      // Waiting for, and retrying, the service is network time, not (rehearsal) market time.
+      networkClock,
       fetchHolidays: (signal) => source.holidays(signal),
       serviceName: endpoint.baseUrl,
       path: join(stateDir, 'holidays.json'),
