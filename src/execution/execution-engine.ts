@@ -13,13 +13,14 @@ import type {
   SquareOffIntent,
 } from '../strategy/intents.ts';
 import type { Broker } from './broker.ts';
+import { cancelAtStop } from './cancel-at-stop.ts';
 import { type Journal, MemoryJournal } from './journal.ts';
 import type { OrderEvent } from './order-events.ts';
 import { OrderTracker } from './order-tracker.ts';
 import { PositionBook } from './position-book.ts';
 import { checkPlace, type RiskQuote } from './risk/risk-gate.ts';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from './risk/risk-limits.ts';
-import { type CancelAttempt, runShutdown, type ShutdownReport } from './run-shutdown.ts';
+import { runShutdown, type ShutdownReport } from './run-shutdown.ts';
 import type { ShutdownPolicy } from './shutdown-policy.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
 import { untilAborted } from './until-aborted.ts';
@@ -225,7 +226,10 @@ export class ExecutionEngine {
         active: () => this.tracker.active(),
         netPosition: (strategyId, token) => this.exposureOf(strategyId, token).position,
         positions: () => this.positions.positions(),
-        cancel: (order, s) => this.cancelAtStop(order, s),
+        cancel: (order, s) =>
+          cancelAtStop(this.options.broker, this.options.logger, order, s, (err) =>
+            this.pause(err),
+          ),
         squareOff: (strategyId, token, id) =>
           this.squareOff({ kind: 'squareOff', id, strategyId, token, reason: 'shutdown' }),
         wait: (ms, s) => sleep(clock, ms, s).catch(() => undefined),
@@ -832,41 +836,6 @@ export class ExecutionEngine {
         { err, tag: order.tag },
         'cancel failed; the next poll will tell where the order stands',
       );
-    }
-  }
-
-  /**
-   * One cancel at stop, sent again on every call (the stop decides how often): an
-   * earlier request may have been lost, and the book, not the answer, is the proof.
-   */
-  private async cancelAtStop(order: TrackedOrder, signal: AbortSignal): Promise<CancelAttempt> {
-    if (order.orderId === undefined) return 'failed';
-    order.cancelRequested = true;
-    const log = this.options.logger;
-    try {
-      const sent = await untilAborted(
-        this.options.broker.cancelOrder(order.variety, order.orderId, signal),
-        signal,
-      );
-      if (!sent.done) return 'unknown';
-      log.info(
-        { tag: order.tag, orderId: order.orderId, symbol: order.intent.instrument.symbol },
-        'stopping: cancel sent',
-      );
-      return 'sent';
-    } catch (err) {
-      if (err instanceof SessionError) {
-        this.pause(err);
-        return 'session-refused';
-      }
-      const unknown = err instanceof OutcomeUnknownError;
-      log.warn(
-        { err, tag: order.tag, orderId: order.orderId },
-        unknown
-          ? 'stopping: cancel answer unreadable; checking the book and retrying'
-          : 'stopping: cancel refused; checking the book',
-      );
-      return unknown ? 'unknown' : 'failed';
     }
   }
 
