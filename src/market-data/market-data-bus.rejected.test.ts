@@ -18,7 +18,7 @@ const calls = (kit: ReturnType<typeof runBus>) =>
   kit.source.calls.map((c) => `${c.at}:${c.tokens.join(',')}`);
 
 describe('MarketDataBus: tokens the service rejects', () => {
-  it('sets a named token aside at once: the rest of its batch is polled the next interval', () => {
+  it('checks a named token alone and sets it aside: the rest are polled the next interval', () => {
     let bad = new Set([3]);
     const kit = runBus(
       { intervalMs: 10, batchSize: 5, rejectedRetryMs: 50 },
@@ -43,14 +43,14 @@ describe('MarketDataBus: tokens the service rejects', () => {
             map((e) => e.status),
           ),
           '^ 200ms !',
-        ).toBe('r 149ms o', { r: 'rejected', o: 'ok' });
+        ).toBe('- r 158ms o', { r: 'rejected', o: 'ok' });
         expectObservable(
           bus.health$.pipe(
             filter((e) => e.token === undefined),
             map((e) => e.status),
           ),
           '^ 200ms !',
-        ).toBe('(od) 146ms o', { o: 'ok', d: 'degraded' });
+        ).toBe('o d 158ms o', { o: 'ok', d: 'degraded' });
         scheduler.schedule(() => {
           expect(bus.tokenHealth(3)).toBe('rejected');
           expect(bus.tokenHealth(4)).toBe('ok');
@@ -64,11 +64,14 @@ describe('MarketDataBus: tokens the service rejects', () => {
       },
     );
     const seen = calls(kit);
-    expect(seen.slice(0, 3)).toEqual(['0:1,2,3,4,5', '10:1,2,4,5', '20:1,2,4,5']);
-    // Token 3 alone, every 50 ms (the first retry due at 50, then 100, then accepted at 150).
-    expect(seen.filter((c) => c.endsWith(':3'))).toEqual(['50:3', '100:3', '150:3']);
+    // Refused at 0; the named token checked alone in the next budget slot (refused: set
+    // aside); the other four polled at the next cycle.
+    expect(seen.slice(0, 4)).toEqual(['0:1,2,3,4,5', '1:3', '10:1,2,4,5', '20:1,2,4,5']);
+    // Then token 3 alone every 50 ms (due at 51, so at the heartbeats of 60, 110 and
+    // 160), accepted at 160 once the service knows it again.
+    expect(seen.filter((c) => c.endsWith(':3'))).toEqual(['1:3', '60:3', '110:3', '160:3']);
     // Back in the plan: the whole batch again from the next cycle.
-    expect(seen).toContain('160:1,2,3,4,5');
+    expect(seen).toContain('170:1,2,3,4,5');
     expect(kit.bus.rejectedTokenList()).toEqual([]);
     expect(kit.log.lines.filter((l) => /set aside/.test(l.msg))).toHaveLength(1);
   });
@@ -161,12 +164,52 @@ describe('MarketDataBus: tokens the service rejects', () => {
             ),
             '^ 15ms !',
           )
-          .toBe('r', { r: 'rejected' });
+          .toBe('- r', { r: 'rejected' });
         helpers.cold('12ms |').subscribe({
           complete: () => expect(bus.tokenHealth(7)).toBe('rejected'),
         });
       },
     );
-    expect(calls(kit).slice(0, 2)).toEqual(['0:5,6,7', '10:5,6']);
+    expect(calls(kit).slice(0, 3)).toEqual(['0:5,6,7', '1:7', '10:5,6']);
+  });
+});
+
+describe('MarketDataBus: a refusal no single token explains', () => {
+  it('keeps every token flowing and warns once that no token is to blame', () => {
+    const tooMany = new RefusedError('quotes: HTTP 400', {
+      operation: 'quotes',
+      status: 400,
+      errorCode: 'BadRequestError',
+      serviceMessage: 'At most 2 tokens per request',
+    });
+    const kit = runBus(
+      { intervalMs: 10, batchSize: 4, rejectedRetryMs: 1_000 },
+      { fail: (c) => (c.tokens.length > 2 ? tooMany : undefined) },
+      100,
+      ({ bus, helpers }) => {
+        const got = new Set<number>();
+        const sub = bus.quotes$(range(1, 4), 'ltp').subscribe((q) => got.add(q.token));
+        helpers.cold('25ms |').subscribe({
+          complete: () => {
+            expect([...got].sort()).toEqual([1, 2, 3, 4]);
+            expect(bus.rejectedTokenList()).toEqual([]);
+            sub.unsubscribe();
+          },
+        });
+      },
+    );
+    // The message's "2" is checked alone first and accepted, so names are no longer
+    // trusted; from then on each cycle is the batch, then its halves (accepted).
+    expect(calls(kit)).toEqual([
+      '0:1,2,3,4',
+      '1:2',
+      '10:1,2,3,4',
+      '11:1,2',
+      '12:3,4',
+      '20:1,2,3,4',
+      '21:1,2',
+      '22:3,4',
+    ]);
+    expect(kit.log.lines.filter((l) => /no token is to blame/.test(l.msg))).toHaveLength(1);
   });
 });

@@ -34,9 +34,20 @@ export interface RejectIsolatorHost {
   onRestored(token: number, at: number): void;
 }
 
+/** A refused batch being bisected: did any of its parts turn out to be to blame? */
+interface Root {
+  readonly size: number;
+  /** Split by the tokens the refusal named (rather than in halves). */
+  readonly byName: boolean;
+  /** Parts still to be probed. */
+  pending: number;
+  blamed: boolean;
+}
+
 interface Group {
   readonly tokens: readonly number[];
   readonly notBefore: number;
+  readonly root: Root;
 }
 
 interface Aside {
@@ -56,8 +67,10 @@ const MAX_IN_FLIGHT = 2;
  * handed over; its tokens are *held* (left out of the poll plan) while the isolator
  * works out which of them is to blame:
  *
- * - tokens the refusal names are set aside at once, and the rest go back to the plan, so
- *   they are polled again in the very next cycle;
+ * - tokens the refusal names are each asked for alone in the next budget slots (set
+ *   aside if refused again), and the rest go back to the plan, so they are polled again
+ *   in the very next cycle; a message whose numbers turn out not to be the culprits
+ *   makes the isolator bisect from then on;
  * - otherwise the batch is bisected: each half is probed, a half that is accepted goes
  *   back (with its quotes), a refused half is split again, down to single tokens.
  *
@@ -79,6 +92,9 @@ export class RejectIsolator {
   private readonly heldTokens = new Set<number>();
   private readonly inFlight = new Map<Subscription, Job>();
   private readonly retrying = new Set<number>();
+  private noCulpritWarned = false;
+  /** Cleared once a refusal named tokens that were then accepted alone. */
+  private trustNames = true;
 
   constructor(private readonly host: RejectIsolatorHost) {}
 
@@ -124,7 +140,7 @@ export class RejectIsolator {
     for (const [sub, job] of [...this.inFlight]) {
       this.inFlight.delete(sub);
       sub.unsubscribe();
-      if (job.kind === 'probe') this.queue.unshift({ tokens: job.group.tokens, notBefore: now });
+      if (job.kind === 'probe') this.queue.unshift({ ...job.group, notBefore: now });
       else this.retrying.delete(job.token);
     }
   }
@@ -137,25 +153,54 @@ export class RejectIsolator {
     this.heldTokens.clear();
   }
 
-  /** `tokens` (all held or about to be) were refused together at `now`. */
-  private blame(tokens: readonly number[], error: unknown, now: number): void {
-    const named = tokensNamedIn(error, tokens);
-    const reason = `rejected by the service: ${describe(error)}`;
-    if (named.length > 0) {
-      for (const t of named) this.putAside(t, reason, now);
-      // The rest go straight back to the plan; if one of them is bad too, its next
-      // regular poll says so.
-      for (const t of tokens) if (!named.includes(t)) this.heldTokens.delete(t);
-      return;
-    }
+  /**
+   * `tokens` (all held or about to be) were refused together at `now`: a regular batch
+   * (no `root`) or a part of one being bisected. A lone token is to blame; otherwise the
+   * tokens the refusal names are each checked alone (a number in the message may be
+   * something else: "at most 100 tokens") while the rest go back to the plan, and
+   * without names the batch is split in halves.
+   */
+  private blame(tokens: readonly number[], error: unknown, now: number, root?: Root): void {
     if (tokens.length === 1) {
-      this.putAside(tokens[0] as number, reason, now);
+      this.putAside(tokens[0] as number, `rejected by the service: ${describe(error)}`, now);
+      if (root !== undefined) {
+        root.blamed = true;
+        this.partDone(root);
+      }
       return;
     }
+    const named = this.trustNames ? tokensNamedIn(error, tokens) : [];
     const mid = Math.ceil(tokens.length / 2);
-    for (const t of tokens) this.heldTokens.add(t);
-    this.queue.push({ tokens: tokens.slice(0, mid), notBefore: now });
-    this.queue.push({ tokens: tokens.slice(mid), notBefore: now });
+    const parts =
+      named.length > 0 ? named.map((t) => [t]) : [tokens.slice(0, mid), tokens.slice(mid)];
+    for (const t of tokens) {
+      // Unnamed tokens of a named refusal go straight back to the plan; if one of them
+      // is bad too, its next regular poll says so.
+      if (named.length > 0 && !named.includes(t)) this.heldTokens.delete(t);
+      else this.heldTokens.add(t);
+    }
+    const r = root ?? { size: tokens.length, byName: named.length > 0, pending: 1, blamed: false };
+    r.pending += parts.length - 1;
+    for (const part of parts) this.queue.push({ tokens: part, notBefore: now, root: r });
+  }
+
+  /** One part of a bisection is settled; a batch whose every part passed blames nobody. */
+  private partDone(root: Root): void {
+    root.pending -= 1;
+    if (root.pending > 0 || root.blamed) return;
+    if (root.byName) {
+      // The numbers in the message were not the culprits: from now on, bisect.
+      this.trustNames = false;
+      this.host.logger.info('a refusal named tokens the service then accepted: bisecting instead');
+      return;
+    }
+    if (this.noCulpritWarned) return;
+    this.noCulpritWarned = true;
+    this.host.logger.warn(
+      { tokens: root.size },
+      'the service refused a batch but accepted each of its parts: no token is to blame ' +
+        '(is batchSize above what the service accepts per request?)',
+    );
   }
 
   private putAside(token: number, reason: string, now: number): void {
@@ -190,10 +235,11 @@ export class RejectIsolator {
       this.queue.splice(i, 1);
       const tokens = group.tokens.filter((t) => this.heldTokens.has(t) && this.host.wanted(t));
       if (tokens.length === 0) {
+        group.root.pending -= 1;
         i -= 1;
         continue;
       }
-      return { kind: 'probe', group: { tokens, notBefore: group.notBefore } };
+      return { kind: 'probe', group: { ...group, tokens } };
     }
     for (const [token, a] of this.aside) {
       if (a.retryAt > now || this.retrying.has(token)) continue;
@@ -257,24 +303,27 @@ export class RejectIsolator {
     }
     this.host.onAnswer(batch, data, now);
     this.host.onHeldChanged();
-    if (job.kind === 'probe') this.pump();
+    if (job.kind === 'probe') {
+      this.partDone(job.group.root);
+      this.pump();
+    }
   }
 
   private refused(job: Job, error: unknown): void {
     const now = this.host.clock.now();
     if (isContentRejection(error)) {
       if (job.kind === 'probe') {
-        this.blame(job.group.tokens, error, now);
+        this.blame(job.group.tokens, error, now, job.group.root);
         this.host.onHeldChanged();
       } else {
         this.putAside(job.token, `rejected by the service: ${describe(error)}`, now);
       }
     } else if (isSessionRefusal(error)) {
-      if (job.kind === 'probe') this.queue.unshift({ tokens: job.group.tokens, notBefore: now });
+      if (job.kind === 'probe') this.queue.unshift({ ...job.group, notBefore: now });
       this.host.onSessionRefused(error);
       return;
     } else if (job.kind === 'probe') {
-      this.queue.push({ tokens: job.group.tokens, notBefore: now + this.host.transientRetryMs });
+      this.queue.push({ ...job.group, notBefore: now + this.host.transientRetryMs });
     } else {
       const a = this.aside.get(job.token);
       if (a !== undefined) a.retryAt = now + this.host.transientRetryMs;

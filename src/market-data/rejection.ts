@@ -27,8 +27,8 @@ export function isContentRejection(error: unknown): boolean {
 /**
  * The tokens of `asked` that the refusal's message names ("Unknown instrument tokens:
  * 123, 456", as the simulator and, it seems, the service word it). A hint only: the bus
- * sets these aside at once and checks each alone later, so a wrong hint costs one late
- * retry, never a token for good.
+ * asks for each alone before setting it aside, so a wrong hint ("at most 100 tokens")
+ * costs one request, never a token.
  *
  * @example
  * ```ts

@@ -90,7 +90,9 @@ describe('market-data bus against the simulator: tokens the service rejects', ()
     // The very next interval: all 49 valid tokens, in one request, at START + 1 s.
     expect([...got.keys()].sort((x, y) => x - y)).toEqual(range(40_000, 49));
     for (const times of got.values()) expect(times).toEqual([START + 1_000]);
-    expect(s.stats.count('quotes')).toBe(2);
+    // The batch, the named token checked alone one budget slot later, the 49.
+    expect(s.stats.count('quotes')).toBe(3);
+    expect(s.stats.responses(404)).toBe(2);
     expect(b.tokenHealth(BAD)).toBe('rejected');
     expect(b.rejectedTokenList()).toEqual([BAD]);
     expect(events.filter((e) => e.token === BAD).map((e) => e.status)).toEqual(['rejected']);
@@ -98,8 +100,8 @@ describe('market-data bus against the simulator: tokens the service rejects', ()
 
     // It stays aside without costing a request a second: 10 more seconds, 10 requests.
     await advance(clock, b, 10_000, 125);
-    expect(s.stats.count('quotes')).toBe(12);
-    expect(s.stats.responses(404)).toBe(1);
+    expect(s.stats.count('quotes')).toBe(13);
+    expect(s.stats.responses(404)).toBe(2);
     expect(got.get(40_000)?.length).toBeGreaterThanOrEqual(1);
     expect(b.tokenHealth(40_000)).toBe('ok');
     sub.unsubscribe();
