@@ -213,3 +213,25 @@ describe('MarketDataBus: a refusal no single token explains', () => {
     expect(kit.log.lines.filter((l) => /no token is to blame/.test(l.msg))).toHaveLength(1);
   });
 });
+
+describe('MarketDataBus: a service that refuses everything', () => {
+  it('bisects within the budget, sets every token aside and warns that the service may be wrong', () => {
+    const kit = runBus(
+      { intervalMs: 10, batchSize: 4, rejectedRetryMs: 1_000 },
+      { fail: (c) => unknown(c.tokens, false) },
+      100,
+      ({ bus, helpers }) => {
+        const sub = bus.quotes$(range(1, 4), 'ltp').subscribe();
+        helpers.cold('50ms |').subscribe({
+          complete: () => {
+            expect(bus.rejectedTokenList()).toEqual([1, 2, 3, 4]);
+            sub.unsubscribe();
+          },
+        });
+      },
+    );
+    // 1 + 2 + 4 requests, one per budget slot, then nothing until the solo retries.
+    expect(calls(kit)).toEqual(['0:1,2,3,4', '1:1,2', '2:3,4', '3:1', '4:2', '5:3', '6:4']);
+    expect(kit.log.lines.filter((l) => /refused every token/.test(l.msg))).toHaveLength(1);
+  });
+});

@@ -42,6 +42,8 @@ interface Root {
   /** Parts still to be probed. */
   pending: number;
   blamed: boolean;
+  /** Tokens of it set aside so far. */
+  setAside: number;
 }
 
 interface Group {
@@ -165,6 +167,7 @@ export class RejectIsolator {
       this.putAside(tokens[0] as number, `rejected by the service: ${describe(error)}`, now);
       if (root !== undefined) {
         root.blamed = true;
+        root.setAside += 1;
         this.partDone(root);
       }
       return;
@@ -179,7 +182,13 @@ export class RejectIsolator {
       if (named.length > 0 && !named.includes(t)) this.heldTokens.delete(t);
       else this.heldTokens.add(t);
     }
-    const r = root ?? { size: tokens.length, byName: named.length > 0, pending: 1, blamed: false };
+    const r = root ?? {
+      size: tokens.length,
+      byName: named.length > 0,
+      pending: 1,
+      blamed: false,
+      setAside: 0,
+    };
     r.pending += parts.length - 1;
     for (const part of parts) this.queue.push({ tokens: part, notBefore: now, root: r });
   }
@@ -187,7 +196,16 @@ export class RejectIsolator {
   /** One part of a bisection is settled; a batch whose every part passed blames nobody. */
   private partDone(root: Root): void {
     root.pending -= 1;
-    if (root.pending > 0 || root.blamed) return;
+    if (root.pending > 0) return;
+    if (root.setAside === root.size && root.size > 2) {
+      // Every token refused on its own: more likely the service or the config than them.
+      this.host.logger.warn(
+        { tokens: root.size },
+        'the service refused every token of a batch, each alone too: check the base URL ' +
+          'and the instrument tokens; they are retried alone now and then',
+      );
+    }
+    if (root.blamed) return;
     if (root.byName) {
       // The numbers in the message were not the culprits: from now on, bisect.
       this.trustNames = false;
