@@ -42,13 +42,19 @@ export function requestDeadline(
     },
     Math.max(0, ms),
   );
-  const signal =
-    caller === undefined ? controller.signal : AbortSignal.any([controller.signal, caller]);
+  // Joined by hand rather than with AbortSignal.any: a caller's signal may live all day
+  // (a stop signal), and Node keeps every composite made from it alive (nodejs/node#55351).
+  const onCallerAbort = (): void => controller.abort(caller?.reason);
+  if (caller?.aborted === true) onCallerAbort();
+  else caller?.addEventListener('abort', onCallerAbort, { once: true });
   return {
-    signal,
+    signal: controller.signal,
     get expired() {
       return expired;
     },
-    dispose: () => timer.unsubscribe(),
+    dispose: () => {
+      timer.unsubscribe();
+      caller?.removeEventListener('abort', onCallerAbort);
+    },
   };
 }
