@@ -25,8 +25,8 @@ describe('requestDeadline', () => {
     expect(requestDeadline(clock, 1_000, caller.signal).signal.aborted).toBe(true);
   });
 
-  // How I checked: with AbortSignal.any (or without the removal in dispose) the day-long
-  // caller signal kept one listener or composite per request; the count below was 1000.
+  // How I checked: without the listener's removal in dispose, the day-long caller signal
+  // kept one listener per request and this failed (1000 listeners).
   it('leaves nothing attached to a long-lived caller signal once disposed', () => {
     const clock = new VirtualClock(0);
     const stop = new AbortController();
