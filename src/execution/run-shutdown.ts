@@ -60,6 +60,8 @@ export const SHUTDOWN_INTENT_PREFIX = 'shutdown-';
 const MAX_CANCELS = 5;
 /** Exits placed per instrument before the stop gives up on it. */
 const MAX_EXITS = 2;
+/** Rounds of act, read, wait and read before a stop gives up (40 × 500 ms ≈ 20 s). */
+const DEFAULT_MAX_ROUNDS = 40;
 
 const groupKey = (strategyId: string, token: string): string => `${strategyId}\u0000${token}`;
 const isExit = (o: TrackedOrder): boolean => o.intentId.startsWith(SHUTDOWN_INTENT_PREFIX);
@@ -79,9 +81,10 @@ const isExit = (o: TrackedOrder): boolean => o.intentId.startsWith(SHUTDOWN_INTE
 export async function runShutdown(
   port: ShutdownPort,
   policy: ShutdownPolicy,
-  options: { signal: AbortSignal; retryMs: number; now: () => number },
+  options: { signal: AbortSignal; retryMs: number; now: () => number; maxRounds?: number },
 ): Promise<ShutdownReport> {
   const { signal, retryMs } = options;
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   const log = port.logger;
   const unfinished: string[] = [];
   const cancels = new Map<TrackedOrder, number>();
@@ -118,11 +121,10 @@ export async function runShutdown(
       .positions()
       .filter((p) => p.netQuantity !== 0 && !busy.has(groupKey(p.strategyId, p.token)));
   };
+  /** Every order the policy cancels is final and, for `flatten`, every position closed. */
   const settled = (): boolean =>
-    targets().every((o) => (cancels.get(o) ?? 0) >= MAX_CANCELS) &&
-    (policy !== 'flatten' ||
-      (port.active().every((o) => !isExit(o)) &&
-        toClose().every((p) => (exits.get(groupKey(p.strategyId, p.token)) ?? 0) >= MAX_EXITS)));
+    targets().length === 0 &&
+    (policy !== 'flatten' || (port.active().every((o) => !isExit(o)) && toClose().length === 0));
 
   const act = async (): Promise<void> => {
     for (const order of targets()) {
@@ -148,7 +150,9 @@ export async function runShutdown(
     }
   };
 
-  while (!settled() && !signal.aborted && !refused) {
+  // Re-sends stop at their caps; the book is still read until everything is final,
+  // the budget ends, or `maxRounds` (a stop without a budget must end too).
+  for (let round = 0; !settled() && !signal.aborted && !refused && round < maxRounds; round++) {
     await act();
     if (signal.aborted || refused) break;
     booksRead = await read();
