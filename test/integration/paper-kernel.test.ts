@@ -125,6 +125,9 @@ describe('kernel in paper mode on the simulator', () => {
     await kernel.stop();
     // The resting order was cancelled at shutdown, in the paper broker: still no request.
     expect(kernel.engine.orders('rester')[0]?.status).toBe('cancelled');
+    // The default policy (cancel-entries) keeps positions: nothing was sold at the stop.
+    expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(10);
+    expect(events.filter((e) => e.type === 'OrderSubmitted' && e.intent.side === 'S')).toEqual([]);
     expect(stats.count('cancelOrder')).toBe(0);
   });
 
