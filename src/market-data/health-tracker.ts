@@ -119,6 +119,7 @@ export class HealthTracker {
    */
   rejected(token: number, now: number, reason: string, kind: RejectKind = 'quotes'): void {
     const t = this.tokens.get(token);
+    if (kind === 'quotes' && t === undefined) return;
     if (kind === 'greeks' || t === undefined) {
       this.rejectedGreeks.add(token);
       this.events.next({ status: 'rejected', at: now, token, reason: `greeks ${reason}` });

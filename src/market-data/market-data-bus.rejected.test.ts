@@ -235,3 +235,21 @@ describe('MarketDataBus: a service that refuses everything', () => {
     expect(kit.log.lines.filter((l) => /refused every token/.test(l.msg))).toHaveLength(1);
   });
 });
+
+describe('MarketDataBus: rejected tokens nobody wants any more', () => {
+  it('forgets a token whose last subscriber left while its check was out', () => {
+    const kit = runBus(
+      { intervalMs: 10, batchSize: 5, rejectedRetryMs: 1_000 },
+      { fail: (c) => (c.tokens.includes(3) ? unknown([3]) : undefined) },
+      100,
+      ({ bus, helpers }) => {
+        const sub = bus.quotes$(range(1, 5), 'ltp').subscribe();
+        // Leaves at 1 ms, just before the solo check of token 3 goes out.
+        helpers.cold('-|').subscribe({ complete: () => sub.unsubscribe() });
+      },
+    );
+    expect(calls(kit)).toEqual(['0:1,2,3,4,5', '1:3']);
+    expect(kit.bus.rejectedTokenList()).toEqual([]);
+    expect(kit.bus.status).toBe('ok');
+  });
+});

@@ -162,7 +162,13 @@ export class RejectIsolator {
    * something else: "at most 100 tokens") while the rest go back to the plan, and
    * without names the batch is split in halves.
    */
-  private blame(tokens: readonly number[], error: unknown, now: number, root?: Root): void {
+  private blame(asked: readonly number[], error: unknown, now: number, root?: Root): void {
+    // Tokens whose last subscriber left while the request was out are nobody's concern.
+    const tokens = asked.filter((t) => this.host.wanted(t));
+    if (tokens.length === 0) {
+      if (root !== undefined) this.partDone(root);
+      return;
+    }
     if (tokens.length === 1) {
       this.putAside(tokens[0] as number, `rejected by the service: ${describe(error)}`, now);
       if (root !== undefined) {
