@@ -82,7 +82,7 @@ export interface TiqsClientOptions extends Credentials {
   retryAfterMaxMs?: number;
   /**
    * An order operation answered 429 was not accepted: it is resent (same tag) with
-   * backoff until this long after the first attempt, then fails with RateLimitedError.
+   * backoff until this long after the first 429, then fails with RateLimitedError.
    * Default 20 s.
    */
   throttleRetryDeadlineMs?: number;
@@ -387,7 +387,8 @@ export class TiqsClient {
   }
 
   private async send<T>(call: Call<T>): Promise<T> {
-    const startedAt = this.clock.now();
+    // The throttle deadline runs from the first 429, not from a wait in the pacer's queue.
+    let throttledSince: number | undefined;
     for (let attempt = 0; ; attempt++) {
       // Every attempt takes its own slot: a retry is a request like any other.
       await this.pacer.acquire(call.rateClass, call.signal);
@@ -395,7 +396,8 @@ export class TiqsClient {
         return await this.attempt(call);
       } catch (err) {
         if (!(err instanceof TiqsError)) throw err;
-        const delay = this.retryDelay(call, err, attempt, startedAt);
+        if (err instanceof RateLimitedError) throttledSince ??= this.clock.now();
+        const delay = this.retryDelay(call, err, attempt, throttledSince ?? this.clock.now());
         if (delay instanceof TiqsError) throw delay;
         this.logger?.warn(
           {
@@ -420,7 +422,7 @@ export class TiqsClient {
     call: Call<unknown>,
     err: TiqsError,
     attempt: number,
-    startedAt: number,
+    throttledSince: number,
   ): number | TiqsError {
     const retryAfter = err instanceof RateLimitedError ? err.retryAfterMs : undefined;
     const delay = backoffDelay(attempt, this.retry, this.random, retryAfter);
@@ -430,8 +432,12 @@ export class TiqsClient {
     // An order operation is resent only after a 429: the service did not accept it, so
     // the same request (same tag) cannot make a second order. Anything else stays as is.
     if (!(err instanceof RateLimitedError)) return err;
-    const elapsed = this.clock.now() - startedAt;
-    if (elapsed + delay <= this.throttleRetryDeadlineMs) return delay;
+    const elapsed = this.clock.now() - throttledSince;
+    // A wait past the deadline is cut to a last try at the deadline: a coarse or hostile
+    // Retry-After must not turn a brief throttle into a rejected order.
+    if (elapsed < this.throttleRetryDeadlineMs) {
+      return Math.min(delay, this.throttleRetryDeadlineMs - elapsed);
+    }
     const what = call.tag !== undefined ? `tag ${call.tag}` : `order ${call.orderId ?? '?'}`;
     return new RateLimitedError(
       `${call.operation}: not accepted for ${what}: the service answered HTTP 429 to ${attempt + 1} attempts over ${elapsed} ms; gave up at the ${this.throttleRetryDeadlineMs} ms deadline`,

@@ -143,9 +143,42 @@ describe('TiqsClient: a throttled order operation is resent, never lost, never d
       /^placeOrder: not accepted for tag tr-test-1: the service answered HTTP 429 to \d+ attempts over \d+ ms; gave up at the 20000 ms deadline$/,
     );
     expect((err as Error).cause).toBeInstanceOf(RateLimitedError);
-    // Backoff doubles to its 8 s cap; no attempt is made past the deadline.
-    expect(arrivals).toEqual([0, 188, 563, 1_313, 2_813, 5_813, 11_813, 17_813]);
-    expect(s.requests).toHaveLength(8);
+    // Backoff doubles to its 8 s cap; the wait that would pass the deadline is cut to a
+    // last try at it, and none comes after.
+    expect(arrivals).toEqual([0, 188, 563, 1_313, 2_813, 5_813, 11_813, 17_813, 20_000]);
+    expect(s.requests).toHaveLength(9);
+  });
+
+  it("counts the deadline from the first 429, not from a wait in the pacer's queue", async () => {
+    // One placement per 30 s: the second waits 30 s for its slot, is throttled, and is
+    // still resent (checked: timed from the call's start, it was given up at once).
+    const { client, arrivals } = await scripted(
+      [placed, tooMany(), placed],
+      {},
+      (clock) =>
+        new Pacer(
+          clock,
+          { ...DEFAULT_RATE_LIMITS, order: [{ limit: 1, intervalMs: 30_000 }] },
+          { marginMs: 0 },
+        ),
+    );
+    const first = client.placeOrder('regular', { ...fx.placeBody, tags: 'a' });
+    const second = client.placeOrder('regular', { ...fx.placeBody, tags: 'b' });
+    await expect(Promise.all([first, second])).resolves.toHaveLength(2);
+    // (The first arrival may read 30 000: the auto clock jumps to the pacer's next timer
+    // while that request is in flight.)
+    expect(arrivals).toHaveLength(3);
+    expect(arrivals.slice(1)).toEqual([30_000, 60_000]);
+  });
+
+  it('cuts a Retry-After beyond the deadline to a last try at the deadline', async () => {
+    const { client, arrivals } = await scripted([tooMany('3600'), placed], {
+      throttleRetryDeadlineMs: 20_000,
+    });
+    await expect(client.placeOrder('regular', fx.placeBody)).resolves.toMatchObject({
+      orderNo: '24112000000001',
+    });
+    expect(arrivals).toEqual([0, 20_000]);
   });
 
   it('resends a cancel answered 429 (cancelling twice is harmless)', async () => {
