@@ -172,8 +172,10 @@ export class OrderTracker {
       }
     } catch (err) {
       this.readOk = false;
-      this.options.logger.warn({ err }, 'order tracking poll failed; will retry');
       this.options.onPollError(err);
+      // A refused session pauses tracking, and the pause has its own single line.
+      if (!this.options.isPaused())
+        this.options.logger.warn({ err }, 'order tracking poll failed; will retry');
     }
   }
 
