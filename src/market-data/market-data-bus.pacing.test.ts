@@ -153,3 +153,15 @@ describe('MarketDataBus: the service limit holds as the service counts it', () =
     }
   });
 });
+
+describe('MarketDataBus: a cycle that overruns its interval', () => {
+  it('is followed at once when it ends, not an interval later', () => {
+    // Answers take 15 ms against a 10 ms interval: the heartbeat at 10 finds the cycle
+    // still out, so the next one starts when it settles (15), and so on.
+    const kit = runBus({ intervalMs: 10 }, { quoteLatencyMs: 15 }, 200, ({ bus, helpers }) => {
+      const sub = bus.quote$(1, 'ltp').subscribe();
+      helpers.cold('50ms |').subscribe({ complete: () => sub.unsubscribe() });
+    });
+    expect(kit.source.calls.map((c) => c.at)).toEqual([0, 15, 30, 45]);
+  });
+});

@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino';
-import { type Observable, of, throwError } from 'rxjs';
+import { delay, type Observable, of, throwError } from 'rxjs';
 import type { FullQuote, Quote } from '../../api/schemas/quote.ts';
 import type { Greeks } from '../../api/schemas/utilities.ts';
 import type { Clock } from '../../clock/clock.ts';
@@ -25,6 +25,8 @@ export interface FakeSourceOptions {
   readonly fail?: (call: FakeCall) => unknown;
   /** Keep every call in `calls` (default true); benchmarks turn it off. */
   readonly record?: boolean;
+  /** Quote answers arrive this long after the request (on the clock). Default 0: at once. */
+  readonly quoteLatencyMs?: number;
 }
 
 /** A {@link QuoteSource} for tests: answers synchronously, records every call. */
@@ -67,7 +69,8 @@ export function fakeQuoteSource(
       const error = options.fail?.(call);
       if (error !== undefined) return throwError(() => error);
       served += tokens.length;
-      return of(
+      const latency = options.quoteLatencyMs ?? 0;
+      const answer = of(
         tokens.map((t) =>
           projectQuote(
             fullQuoteOf(t, ltpOf(t, at), 0, options.depthQuantity?.(t, at) ?? 10),
@@ -76,6 +79,7 @@ export function fakeQuoteSource(
           ),
         ),
       );
+      return latency > 0 ? answer.pipe(delay(latency, clock.scheduler)) : answer;
     },
     greeks(tokens: readonly number[]): Observable<Greeks[]> {
       const at = clock.now() - zero;
