@@ -44,9 +44,10 @@ describe('e2e: a bad token in one strategy', { timeout: 90_000 }, () => {
     const ctx = JSON.stringify({ early: early.quotesServed, late: late.quotesServed });
 
     expect(exit.code).toBe(0);
-    // Every valid token is served in (nearly) every interval. Checked against the bus
-    // of issue 11 item 5: the batch with the bad token is refused (404) every interval
-    // and these tokens are never served at all.
+    // Every valid token is served in (nearly) every interval. Checked against the tree
+    // before issue 11's fixes (fd89f4d, with only this simulator and suite copied in):
+    // the batch with the bad token is refused (404) every interval, no token is ever
+    // served, and this fails with 0.
     for (const token of GOOD) {
       const served =
         (late.quotesServed[String(token)] ?? 0) - (early.quotesServed[String(token)] ?? 0);

@@ -75,7 +75,9 @@ describe('e2e: kill -9 restarts mid-session', { timeout: 120_000 }, () => {
     // re-sends an in-flight placement without looking its tag up. duplicateTags itself is
     // checked on a book with a repeated tag in e2e-helpers.test.ts.
     expect(duplicateTags(book.orders), ctx).toEqual([]);
-    // Intent ids stay unique across runs (issue 11 item 14: `p1` again after a restart).
+    // Intent ids stay unique across runs. Checked against the tree before issue 11's
+    // fixes (fd89f4d, with only this simulator and suite copied in): ids restart at `p1`
+    // in each run and this fails.
     const ids = intents.map((i) => i.id);
     expect(new Set(ids).size, ctx).toBe(ids.length);
     expect(

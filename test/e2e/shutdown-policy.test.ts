@@ -73,16 +73,17 @@ describe('e2e: SIGTERM with orders in flight and a cover position open', {
   it('cancel-entries (default): cancels entries, in-flight one included, keeps the position and its stop', async () => {
     const r = await stopWithRisk('cancel-entries');
     const ctx = JSON.stringify({ orders: r.book.orders, stderr: r.stderr });
-    // Bounded stop, clean exit. Checked by a bot whose stop waits on a stalled answer.
+    // Bounded stop, clean exit.
     expect(r.exit.code, ctx).toBe(0);
     expect(r.stopMs).toBeLessThan(SHUTDOWN_MS + 2_000);
     // The in-flight placement reached the exchange and was then cancelled, not left OPEN.
-    // Checked against a stop that does not await in-flight placements: it stays OPEN.
+    // Checked against the tree before issue 11's fixes (fd89f4d, with only this simulator
+    // and suite copied in), and with onShutdown 'leave': it stays OPEN and this fails.
     const inFlight = r.book.orders.find((o) => o.tags === r.inFlightTag);
     expect(inFlight?.status, ctx).toBe('CANCELED');
     // No working entry left; the cover main is done, its stop leg still protects it.
-    // Checked against the old cancel-everything stop: the stop leg is then CANCELED
-    // while the position stays open (a naked position).
+    // Checked against the same old tree: its cancel-everything stop leaves the stop leg
+    // CANCELED while the position stays open (a naked position), and this fails.
     const cover = r.book.orders.find((o) => o.variety === 'cover' && o.parentId === null);
     const stopLeg = r.book.orders.find((o) => o.parentId === cover?.id);
     expect(cover?.status, ctx).toBe('COMPLETE');

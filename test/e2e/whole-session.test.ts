@@ -74,8 +74,9 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
     // The faults were really injected (else this proves nothing).
     expect(stats.faults.fail + stats.faults.drop + stats.faults.malformed).toBeGreaterThan(0);
     expect(stats.faults.lostOrderResponses, JSON.stringify(report)).toBe(2);
-    // Clean, bounded stop. Checked by a bot that hangs on a stalled body (no total
-    // deadline): the SIGTERM wait then times out.
+    // Clean, bounded stop. Checked against the tree before issue 11's fixes (fd89f4d,
+    // with only this simulator and suite copied in): a stalled body has no total deadline
+    // there, and the SIGTERM wait fails with "no exit within 15000 ms".
     expect(exit.code, JSON.stringify(report)).toBe(0);
     expect(stopMs).toBeLessThan(5_000 + 3_000);
     // 23 place intents, each ends in a terminal event: none lost. Checked by dropping
@@ -84,9 +85,9 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
     expect(placed).toHaveLength(23);
     expect(report.unfinished).toEqual([]);
     // They are valid market orders in a session (the 3 pre-open ones wait for the open),
-    // so each must fill: a denial or rejection loses the trader an order. Checked against
-    // the tree of this commit, where a stalled holidays answer at start-up leaves no
-    // calendar and the 3 pre-open intents are denied ("no trading calendar").
+    // so each must fill: a denial or rejection loses the trader an order. Checked while
+    // the calendar's start-up wait ran on the market clock (5 s of market time is 8 ms at
+    // 600x): the 3 pre-open intents were denied ("no trading calendar") and this failed.
     const filled = new Set(
       events.filter((e) => e.type === 'OrderFilled').map((e) => `${e.strategyId}/${e.intentId}`),
     );
