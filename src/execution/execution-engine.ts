@@ -544,10 +544,9 @@ export class ExecutionEngine {
     }
     const sessions = this.sessions();
     if (sessions === undefined) {
-      this.deny(
-        intent,
-        'no trading calendar: the service is unreachable and no stored copy exists',
-      );
+      // Start-up goes on while the service is silent; the intent waits for a calendar
+      // (the kernel retries deferred intents when one loads) rather than being lost.
+      this.defer(intent, 'no trading calendar yet: waiting for the service');
       return;
     }
     const now = clock.now();
