@@ -201,146 +201,156 @@ export class Kernel {
         token: config.broker.token ?? (await readTokenFile(config.broker.tokenFile)),
       };
     }
-    const clock = options.clock ?? embedded?.clock ?? externalMarketClock(config.broker);
+    // A failure past this point must not leave the embedded simulator listening: the
+    // process would never exit.
+    try {
+      const clock = options.clock ?? embedded?.clock ?? externalMarketClock(config.broker);
 
-    // One pacer for both clients below: together they must stay within the service's limits.
-    const pacer = new Pacer(networkClock, DEFAULT_RATE_LIMITS, {
-      marginMs: config.broker.pacingMarginMs,
-    });
-    const clientOptions = {
-      ...endpoint,
-      clock: networkClock,
-      pacer,
-      timeoutMs: config.broker.timeoutMs,
-      retryAfterMaxMs: config.broker.retryAfterMaxMs,
-      throttleRetryDeadlineMs: config.broker.throttleRetryDeadlineMs,
-      logger: log('api'),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    };
-    const client = new TiqsClient(clientOptions);
-    // The bus backs off and retries on its own schedule and budget; its client must not
-    // retry underneath it. It shares the execution client's pacer.
-    const busClient = new TiqsClient({ ...clientOptions, retry: { limit: 0 } });
-    const recordDir =
-      options.recordTo ??
-      (config.recording.enabled
-        ? join(resolve(projectDir, config.recording.dir), recordingFolderName(clock.now()))
-        : undefined);
-    const recorder =
-      recordDir === undefined
-        ? undefined
-        : Recorder.create({ dir: recordDir, clock, gzip: config.recording.gzip });
-    // Recording taps the source, so it sees exactly what the bus polls, in every mode.
-    const recorded = (s: MarketSource): MarketSource => recorder?.tap(s) ?? s;
-    const source: MarketSource = recorded(options.source ?? client);
-    if ((options.source !== undefined || options.market !== undefined) && config.mode !== 'paper') {
-      throw new Error(
-        'a replayed market source needs mode: paper; a live broker cannot trade on replayed data',
-      );
-    }
+      // One pacer for both clients below: together they must stay within the service's limits.
+      const pacer = new Pacer(networkClock, DEFAULT_RATE_LIMITS, {
+        marginMs: config.broker.pacingMarginMs,
+      });
+      const clientOptions = {
+        ...endpoint,
+        clock: networkClock,
+        pacer,
+        timeoutMs: config.broker.timeoutMs,
+        retryAfterMaxMs: config.broker.retryAfterMaxMs,
+        throttleRetryDeadlineMs: config.broker.throttleRetryDeadlineMs,
+        logger: log('api'),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      };
+      const client = new TiqsClient(clientOptions);
+      // The bus backs off and retries on its own schedule and budget; its client must not
+      // retry underneath it. It shares the execution client's pacer.
+      const busClient = new TiqsClient({ ...clientOptions, retry: { limit: 0 } });
+      const recordDir =
+        options.recordTo ??
+        (config.recording.enabled
+          ? join(resolve(projectDir, config.recording.dir), recordingFolderName(clock.now()))
+          : undefined);
+      const recorder =
+        recordDir === undefined
+          ? undefined
+          : Recorder.create({ dir: recordDir, clock, gzip: config.recording.gzip });
+      // Recording taps the source, so it sees exactly what the bus polls, in every mode.
+      const recorded = (s: MarketSource): MarketSource => recorder?.tap(s) ?? s;
+      const source: MarketSource = recorded(options.source ?? client);
+      if (
+        (options.source !== undefined || options.market !== undefined) &&
+        config.mode !== 'paper'
+      ) {
+        throw new Error(
+          'a replayed market source needs mode: paper; a live broker cannot trade on replayed data',
+        );
+      }
 
-    const stateDir = resolve(projectDir, config.state.dir);
-    await mkdir(stateDir, { recursive: true });
-    const calendarStore = new CalendarStore({
-      clock,
-      // Waiting for, and retrying, the service is network time, not (rehearsal) market time.
-      networkClock,
-      fetchHolidays: (signal) => source.holidays(signal),
-      serviceName: endpoint.baseUrl,
-      path: join(stateDir, 'holidays.json'),
-      logger: log('calendar'),
-    });
-
-    const sessions: SessionOracle = {
-      isOpen: (at) => calendarStore.calendar?.isOpen(at) ?? false,
-      nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
-    };
-    const bus: MarketFeed =
-      options.market ??
-      new MarketDataBus({
-        source: recorded(options.source ?? busClient),
+      const stateDir = resolve(projectDir, config.state.dir);
+      await mkdir(stateDir, { recursive: true });
+      const calendarStore = new CalendarStore({
         clock,
-        sessions,
-        logger: log('bus'),
-        intervalMs: config.marketData.intervalMs,
-        batchSize: config.marketData.batchSize,
-        warmupMs: config.marketData.warmupSeconds * 1_000,
-        staleAfterIntervals: config.marketData.staleAfterIntervals,
-        quoteRequestsPerSecond: config.marketData.requestsPerSecond,
-        greeksIntervalMs: config.marketData.greeksIntervalMs,
-        rejectedRetryMs: config.marketData.rejectedRetrySeconds * 1_000,
-        // The same jitter margin as the client's pacer: the bus never makes it queue.
-        jitterMarginMs: config.broker.pacingMarginMs,
+        // Waiting for, and retrying, the service is network time, not (rehearsal) market time.
+        networkClock,
+        fetchHolidays: (signal) => source.holidays(signal),
+        serviceName: endpoint.baseUrl,
+        path: join(stateDir, 'holidays.json'),
+        logger: log('calendar'),
       });
 
-    const broker: Broker =
-      config.mode === 'paper'
-        ? new PaperBroker({
-            clock,
-            bus,
-            hours: sessions,
-            logger: log('paper'),
-            latencyMs: config.paper.latencyMs,
-            slippageTicks: config.paper.slippageTicks,
-          })
-        : client;
+      const sessions: SessionOracle = {
+        isOpen: (at) => calendarStore.calendar?.isOpen(at) ?? false,
+        nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
+      };
+      const bus: MarketFeed =
+        options.market ??
+        new MarketDataBus({
+          source: recorded(options.source ?? busClient),
+          clock,
+          sessions,
+          logger: log('bus'),
+          intervalMs: config.marketData.intervalMs,
+          batchSize: config.marketData.batchSize,
+          warmupMs: config.marketData.warmupSeconds * 1_000,
+          staleAfterIntervals: config.marketData.staleAfterIntervals,
+          quoteRequestsPerSecond: config.marketData.requestsPerSecond,
+          greeksIntervalMs: config.marketData.greeksIntervalMs,
+          rejectedRetryMs: config.marketData.rejectedRetrySeconds * 1_000,
+          // The same jitter margin as the client's pacer: the bus never makes it queue.
+          jitterMarginMs: config.broker.pacingMarginMs,
+        });
 
-    // No calendar at all means no trading: the engine denies with the reason.
-    const gate = (): SessionGate | undefined => calendarStore.calendar;
-    // Live orders are recovered from the journal after a restart. Paper orders live in
-    // the in-process paper broker, which a restart empties, so each paper run starts a
-    // fresh journal (kept for `tiqs-runner orders` until the next run).
-    // A replayed market (backtests, sweeps in parallel) keeps its journal in memory.
-    const journal: Journal =
-      options.journal ??
-      (options.source !== undefined
-        ? new MemoryJournal()
-        : config.mode === 'live'
-          ? new SqliteJournal(join(stateDir, 'journal.sqlite'))
-          : new SqliteJournal(await freshFile(join(stateDir, 'paper-journal.sqlite'))));
-    const lastPrice = (token: string) => {
-      const full = bus.latest(Number(token), 'full')?.quote;
-      const ltp = full?.ltp ?? bus.latest(Number(token), 'ltp')?.quote.ltp;
-      if (ltp === undefined) return undefined;
-      return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
-    };
-    // One line on a refused session, whichever component meets it first.
-    const sessionNotice = new SessionExpiryNotice(log('kernel'), {
-      tokenFile: config.broker.tokenFile,
-    });
-    const engine = new ExecutionEngine({
-      onSessionRefused: (err) =>
-        sessionNotice.refused('execution', {
-          operation: err.operation,
-          ...(err.status === undefined ? {} : { status: err.status }),
-        }),
-      broker,
-      clock,
-      logger: log('execution'),
-      sessions: gate,
-      trackIntervalMs: config.execution.trackIntervalMs,
-      journal,
-      quote: lastPrice,
-      risk: riskLimitsOf(config),
-    });
+      const broker: Broker =
+        config.mode === 'paper'
+          ? new PaperBroker({
+              clock,
+              bus,
+              hours: sessions,
+              logger: log('paper'),
+              latencyMs: config.paper.latencyMs,
+              slippageTicks: config.paper.slippageTicks,
+            })
+          : client;
 
-    const kernel = new Kernel(
-      config,
-      clock,
-      client,
-      source,
-      calendarStore,
-      bus,
-      broker,
-      engine,
-      logger,
-      embedded,
-      sessionNotice,
-    );
-    for (const l of loaded)
-      kernel.strategies.push({ loaded: l, subscription: undefined, status: 'stopped' });
-    kernel.recorder = recorder;
-    return kernel;
+      // No calendar at all means no trading: the engine denies with the reason.
+      const gate = (): SessionGate | undefined => calendarStore.calendar;
+      // Live orders are recovered from the journal after a restart. Paper orders live in
+      // the in-process paper broker, which a restart empties, so each paper run starts a
+      // fresh journal (kept for `tiqs-runner orders` until the next run).
+      // A replayed market (backtests, sweeps in parallel) keeps its journal in memory.
+      const journal: Journal =
+        options.journal ??
+        (options.source !== undefined
+          ? new MemoryJournal()
+          : config.mode === 'live'
+            ? new SqliteJournal(join(stateDir, 'journal.sqlite'))
+            : new SqliteJournal(await freshFile(join(stateDir, 'paper-journal.sqlite'))));
+      const lastPrice = (token: string) => {
+        const full = bus.latest(Number(token), 'full')?.quote;
+        const ltp = full?.ltp ?? bus.latest(Number(token), 'ltp')?.quote.ltp;
+        if (ltp === undefined) return undefined;
+        return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
+      };
+      // One line on a refused session, whichever component meets it first.
+      const sessionNotice = new SessionExpiryNotice(log('kernel'), {
+        tokenFile: config.broker.tokenFile,
+      });
+      const engine = new ExecutionEngine({
+        onSessionRefused: (err) =>
+          sessionNotice.refused('execution', {
+            operation: err.operation,
+            ...(err.status === undefined ? {} : { status: err.status }),
+          }),
+        broker,
+        clock,
+        logger: log('execution'),
+        sessions: gate,
+        trackIntervalMs: config.execution.trackIntervalMs,
+        journal,
+        quote: lastPrice,
+        risk: riskLimitsOf(config),
+      });
+
+      const kernel = new Kernel(
+        config,
+        clock,
+        client,
+        source,
+        calendarStore,
+        bus,
+        broker,
+        engine,
+        logger,
+        embedded,
+        sessionNotice,
+      );
+      for (const l of loaded)
+        kernel.strategies.push({ loaded: l, subscription: undefined, status: 'stopped' });
+      kernel.recorder = recorder;
+      return kernel;
+    } catch (err) {
+      await embedded?.sim.close();
+      throw err;
+    }
   }
 
   /** Loads the calendar, starts tracking, and starts every strategy. */
