@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForExit } from './helpers/child-process.ts';
 import { E2eWorld, fixture, realMsUntil, TOKEN } from './helpers/e2e-world.ts';
 import { eventsOf, intentsOf, parseLog, unfinishedIntents } from './helpers/json-log.ts';
@@ -10,10 +10,14 @@ import { isEvent, isIntent, pause, waitForLog } from './helpers/wait-log.ts';
 const DAY = '2026-01-05';
 const BURST = 25;
 const NEW_TOKEN = 'e2e-token-day-2';
-const world = new E2eWorld({
-  start: `${DAY}T09:20:00+05:30`,
-  speed: 60,
-  anchor: new Date(Date.now() + 4_000).toISOString(),
+let world: E2eWorld;
+// Built when the file's tests begin, so the shared clock's anchor is a few seconds ahead.
+beforeAll(() => {
+  world = new E2eWorld({
+    start: `${DAY}T09:20:00+05:30`,
+    speed: 60,
+    anchor: new Date(Date.now() + 4_000).toISOString(),
+  });
 });
 afterAll(() => world.dispose());
 

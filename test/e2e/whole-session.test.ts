@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForExit } from './helpers/child-process.ts';
 import { E2eWorld, fixture, realMsUntil } from './helpers/e2e-world.ts';
 import { eventsOf, intentsOf, parseLog, unfinishedIntents } from './helpers/json-log.ts';
@@ -7,11 +7,15 @@ import { duplicateTags } from './helpers/sim-admin.ts';
 // A whole trading day (Mon 5 Jan 2026, 09:15-15:30 IST) at 600x: about 40 s of real time.
 const SPEED = 600;
 const DAY = '2026-01-05';
-const world = new E2eWorld({
-  start: `${DAY}T09:12:00+05:30`,
-  speed: SPEED,
-  // The bot needs a few seconds to start; market time reaches 09:12 at the anchor.
-  anchor: new Date(Date.now() + 5_000).toISOString(),
+let world: E2eWorld;
+// Built when the file's tests begin, so the shared clock's anchor is a few seconds ahead.
+beforeAll(() => {
+  world = new E2eWorld({
+    start: `${DAY}T09:12:00+05:30`,
+    speed: SPEED,
+    // The bot needs a few seconds to start; market time reaches 09:12 at the anchor.
+    anchor: new Date(Date.now() + 7_000).toISOString(),
+  });
 });
 afterAll(() => world.dispose());
 
@@ -83,6 +87,9 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
     // one terminal event from the parsed log: the list is then non-empty.
     const placed = intents.filter((i) => i.strategy === 'sched' && i.kind === 'place');
     expect(placed).toHaveLength(23);
+    // The bot really was up before the open: the first 3 waited for it.
+    const deferred = events.filter((e) => e.type === 'IntentDeferred' && e.strategyId === 'sched');
+    expect(new Set(deferred.map((e) => e.intentId)).size).toBe(3);
     expect(report.unfinished).toEqual([]);
     // They are valid market orders in a session (the 3 pre-open ones wait for the open),
     // so each must fill: a denial or rejection loses the trader an order. Checked while
