@@ -4,8 +4,8 @@ import { E2eWorld, fixture, realMsUntil } from './helpers/e2e-world.ts';
 import { eventsOf, intentsOf, parseLog, unfinishedIntents } from './helpers/json-log.ts';
 import { duplicateTags } from './helpers/sim-admin.ts';
 
-// A whole trading day (Mon 5 Jan 2026, 09:15-15:30 IST) at 600x: about 40 s of real time.
-const SPEED = 600;
+// A whole trading day (Mon 5 Jan 2026, 09:15-15:30 IST) at 900x: about 26 s of real time.
+const SPEED = 900;
 const DAY = '2026-01-05';
 let world: E2eWorld;
 // Built when the file's tests begin, so the shared clock's anchor is a few seconds ahead.
