@@ -3,6 +3,7 @@ import { waitForExit } from './helpers/child-process.ts';
 import { E2eWorld, fixture, realMsUntil } from './helpers/e2e-world.ts';
 import { eventsOf, intentsOf, parseLog, unfinishedIntents } from './helpers/json-log.ts';
 import { duplicateTags } from './helpers/sim-admin.ts';
+import { isEvent, pause, waitForLog } from './helpers/wait-log.ts';
 
 // A whole trading day (Mon 5 Jan 2026, 09:15-15:30 IST) at 900x: about 26 s of real time.
 const SPEED = 900;
@@ -55,6 +56,13 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
       ),
     );
     const bot = await world.startBot(config);
+    // Mid-morning, for one real second, every order-book answer and placement stalls
+    // after its headers (the placement is carried out): tracking and the unknown
+    // outcome must both survive it.
+    await waitForLog(bot, isEvent('OrderFilled', 'sched'), 6, 30_000, 'six fills');
+    await admin.faults({ stallRate: 1, routes: ['orderBook', 'placeOrder'] });
+    await pause(1_000);
+    await admin.faults({ stallRate: 0.02, routes: null });
     // Bounded wait on real time: until 15:35 IST, after the close.
     const after = realMsUntil(world.clock, `${DAY}T15:35:00+05:30`);
     expect(after).toBeLessThan(60_000);
@@ -77,6 +85,7 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
 
     // The faults were really injected (else this proves nothing).
     expect(stats.faults.fail + stats.faults.drop + stats.faults.malformed).toBeGreaterThan(0);
+    expect(stats.faults.stall).toBeGreaterThan(0);
     expect(stats.faults.lostOrderResponses, JSON.stringify(report)).toBe(2);
     // Clean, bounded stop. Checked against the tree before issue 11's fixes (fd89f4d,
     // with only this simulator and suite copied in): a stalled body has no total deadline
