@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForExit } from './helpers/child-process.ts';
 import { E2eWorld, fixture, realMsUntil } from './helpers/e2e-world.ts';
-import { eventsOf, intentsOf, parseLog, unfinishedIntents } from './helpers/json-log.ts';
+import { diagnose, eventsOf, intentsOf, parseLog, unfinishedIntents } from './helpers/json-log.ts';
 import { duplicateTags } from './helpers/sim-admin.ts';
 import { isEvent, pause, waitForLog } from './helpers/wait-log.ts';
 
@@ -99,7 +99,7 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
     // The bot really was up before the open: the first 3 waited for it.
     const deferred = events.filter((e) => e.type === 'IntentDeferred' && e.strategyId === 'sched');
     expect(new Set(deferred.map((e) => e.intentId)).size).toBe(3);
-    expect(report.unfinished).toEqual([]);
+    expect(report.unfinished, diagnose(log, report.unfinished)).toEqual([]);
     // They are valid market orders in a session (the 3 pre-open ones wait for the open),
     // so each must fill: a denial or rejection loses the trader an order. Checked while
     // the calendar's start-up wait ran on the market clock (5 s of market time is 8 ms at

@@ -72,3 +72,16 @@ export function unfinishedIntents(
   );
   return intents.filter((i) => i.kind === 'place' && !ended.has(`${i.strategy}/${i.id}`));
 }
+
+/** A failure message's context: what the log says about these intents, and its warnings. */
+export function diagnose(log: readonly LogLine[], intents: readonly LoggedIntent[]): string {
+  const ids = new Set(intents.slice(0, 3).map((i) => i.id));
+  const about = log
+    .filter((l) => [...ids].some((id) => JSON.stringify(l).includes(`"${id}"`)))
+    .map((l) => `${l.msg} ${JSON.stringify(l.event ?? '')}`);
+  const warnings = log
+    .filter((l) => l.level >= 40)
+    .slice(-15)
+    .map((l) => `${l.msg} ${JSON.stringify(l.err ?? l.health ?? '')}`.slice(0, 300));
+  return JSON.stringify({ about, warnings }, null, 1);
+}
