@@ -10,4 +10,9 @@ export const EXIT = {
   config: 3,
   /** The service or calendar could not be reached and nothing could stand in. */
   unavailable: 4,
+  /**
+   * Stopped on request, but the stop could not finish what its policy asked (a cancel
+   * not confirmed, the budget ran out, the books unreadable): check the broker.
+   */
+  incomplete: 5,
 } as const;

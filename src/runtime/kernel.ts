@@ -27,6 +27,7 @@ import { ExecutionEngine, type SessionGate } from '../execution/execution-engine
 import { type Journal, MemoryJournal } from '../execution/journal.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
 import type { RiskLimits } from '../execution/risk/risk-limits.ts';
+import type { ShutdownReport } from '../execution/run-shutdown.ts';
 import { SqliteJournal } from '../execution/sqlite-journal.ts';
 import { untilAborted } from '../execution/until-aborted.ts';
 import { MarketDataBus } from '../market-data/market-data-bus.ts';
@@ -144,7 +145,7 @@ export class Kernel {
   private readonly strategies: RunningStrategy[] = [];
   private readonly positions$ = new BehaviorSubject<Position[]>([]);
   private readonly subscriptions: Subscription[] = [];
-  private stopping: Promise<void> | undefined;
+  private stopping: Promise<ShutdownReport> | undefined;
   private readonly intents = new Subject<RoutedIntent & { at: number }>();
   /** Every intent a running strategy emits, stamped with its strategy and clock time. */
   readonly intents$: Observable<RoutedIntent & { at: number }> = this.intents.asObservable();
@@ -361,7 +362,7 @@ export class Kernel {
     if (this.stopping !== undefined) return;
     const calendar = this.calendarStore.calendar;
     if (calendar === undefined) {
-      log.error({ status }, 'no trading calendar: refusing to trade until one can be loaded');
+      log.error({ status }, 'no trading calendar yet: intents wait until one loads (the service is retried with backoff)');
     }
     this.subscriptions.push(this.engine.events$.subscribe((e) => this.onOrderEvent(e)));
     const recovered = await this.engine.recover();
@@ -423,7 +424,7 @@ export class Kernel {
    * close everything, and log what is still open at the broker. `signal` ends the work
    * at the stop's budget. Safe to call more than once.
    */
-  stop(reason = 'stop requested', signal?: AbortSignal): Promise<void> {
+  stop(reason = 'stop requested', signal?: AbortSignal): Promise<ShutdownReport> {
     this.stopping ??= this.doStop(reason, signal);
     return this.stopping;
   }
@@ -433,7 +434,7 @@ export class Kernel {
     return Object.fromEntries(this.strategies.map((s) => [s.loaded.id, s.status]));
   }
 
-  private async doStop(reason: string, budget: AbortSignal | undefined): Promise<void> {
+  private async doStop(reason: string, budget: AbortSignal | undefined): Promise<ShutdownReport> {
     const log = this.logger.child({ component: 'kernel' });
     const began = Date.now();
     const policy = this.config.execution.onShutdown;
@@ -457,6 +458,7 @@ export class Kernel {
     this.logPnl(log);
     // Wall time on purpose: the stop's budget is the operator's, not the market's.
     logShutdownReport(log, report, Date.now() - began);
+    return report;
   }
 
   private startStrategy(s: RunningStrategy, calendar: TradingCalendar): void {

@@ -44,6 +44,7 @@ export function runCommand(): Command {
       const budgetMs = config.execution.shutdownTimeoutMs;
       let stopping = false;
       let finished = false;
+      let exitCode: number = EXIT.ok;
       const stopped = new Promise<void>((resolve) => {
         const stop = (signal: NodeJS.Signals) => {
           if (stopping) {
@@ -62,20 +63,25 @@ export function runCommand(): Command {
                 { event: 'stop-timeout', budgetMs },
                 'the stop did not finish within execution.shutdownTimeoutMs: exiting; check open orders and positions with the broker',
               );
-            process.exit(EXIT.ok);
+            process.exit(EXIT.incomplete);
           }, budgetMs).unref();
-          const done = () => {
+          const done = (clean: boolean) => {
             finished = true;
             clearTimeout(graceful);
+            // A supervisor can tell a clean stop from one that left work undone.
+            exitCode = clean ? EXIT.ok : EXIT.incomplete;
             // What the stop left behind (a stalled request's socket) must not hold the
             // process: exit shortly unless it ends on its own first.
-            setTimeout(() => process.exit(EXIT.ok), 100).unref();
+            setTimeout(() => process.exit(exitCode), 100).unref();
             resolve();
           };
-          void kernel.stop(`received ${signal}`, budget.signal).then(done, (err: unknown) => {
-            logger.error({ err }, 'error while stopping');
-            done();
-          });
+          void kernel.stop(`received ${signal}`, budget.signal).then(
+            (report) => done(report.unfinished.length === 0),
+            (err: unknown) => {
+              logger.error({ err }, 'error while stopping');
+              done(false);
+            },
+          );
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
@@ -133,6 +139,6 @@ export function runCommand(): Command {
       await stopped;
       if (tokenFile !== undefined) unwatchFile(tokenFile);
       process.off('SIGHUP', onHangUp);
-      process.exitCode = EXIT.ok;
+      process.exitCode = exitCode;
     });
 }
