@@ -70,6 +70,36 @@ describe('classifyWorkingOrders', () => {
     expect(roles(orders, 20)).toEqual({ stop: 'protective', target: 'protective', more: 'entry' });
   });
 
+  it('keeps a stop larger than the position: never naked (entry sold 75, 50 filled, SL-MKT buys 75)', () => {
+    // Checked to fail: with the old rule (a stop is protective only while its remainder
+    // fits in |P|), the SL-MKT buying 75 against a short of 50 came out 'entry' and was
+    // cancelled with the entry, leaving the short naked.
+    const orders = [
+      working('sell', 'S', 75, { filled: 50 }),
+      working('sl', 'B', 75, { orderType: 'SL-MKT', placedAt: 1 }),
+      working('leg/stop', 'B', 60, { orderType: 'SL-LMT', token: '2' }),
+    ];
+    const net = (_: string, token: string) => (token === '1' ? -50 : -40);
+    const found = Object.fromEntries(
+      [...classifyWorkingOrders(orders, net)].map(([o, r]) => [o.intentId, r]),
+    );
+    expect(found).toEqual({ sell: 'entry', sl: 'protective', 'leg/stop': 'protective' });
+    expect(ordersToCancel('cancel-entries', orders, net).map((o) => o.intentId)).toEqual(['sell']);
+  });
+
+  it('gives non-stop exits only the room the stops leave: no exit through zero', () => {
+    const orders = [
+      working('target', 'S', 10, { placedAt: 1 }),
+      working('stop', 'S', 15, { orderType: 'SL-MKT', placedAt: 2 }),
+    ];
+    // Long 10: the over-sized stop stays, the target would add to it through zero.
+    expect(roles(orders, 10)).toEqual({ stop: 'protective', target: 'entry' });
+    // Long 25: both fit.
+    expect(roles(orders, 25)).toEqual({ stop: 'protective', target: 'protective' });
+    // Flat: a stop opens risk; it is an entry.
+    expect(roles(orders, 0)).toEqual({ stop: 'entry', target: 'entry' });
+  });
+
   it('counts fills so far: a partly filled exit is protective for its remainder', () => {
     const exit = working('exit', 'S', 10, { filled: 6 });
     expect(roles([exit], 4)).toEqual({ exit: 'protective' });

@@ -28,13 +28,16 @@ const remainderOf = (order: TrackedOrder): number =>
  * Sorts working orders into entries and protective orders.
  *
  * Per strategy and instrument, with `P` the net position from the fills booked so far:
- * the orders on the side that reduces `P` are taken in turn — stop orders first (a cover
- * order's stop leg, `SL-MKT`, `SL-LMT`), then the others by placement time — and each
- * is protective while the unfilled remainders taken so far add up to at most `|P|`.
+ * - while `P` is not zero, every stop order on the side that reduces `P` (a cover
+ *   order's stop leg, `SL-MKT`, `SL-LMT`) is protective, whatever its size: a trader
+ *   would rather keep an over-sized stop than be left naked;
+ * - the other orders on the reducing side are then taken by placement time, and each is
+ *   protective while its unfilled remainder, with those of the stops and of the exits
+ *   taken before it, adds up to at most `|P|`.
+ *
  * Everything else is an entry: an order on the side of `P`, any order while flat, and
- * a reducing order that would take the position through zero (with the others ahead of
- * it). Removing the entries therefore never removes the stop that covers a position, and
- * what is kept can at most flatten it.
+ * a non-stop exit that would take the position through zero (with the orders ahead of
+ * it). Removing the entries therefore never removes a stop that covers a position.
  *
  * @example
  * ```ts
@@ -58,11 +61,14 @@ export function classifyWorkingOrders(
     const first = group[0] as TrackedOrder;
     const net = netPosition(first.strategyId, first.intent.instrument.token);
     const reducing = net > 0 ? 'S' : net < 0 ? 'B' : undefined;
-    const candidates = group
-      .filter((o) => o.intent.side === reducing)
-      .sort((a, b) => Number(isStop(b)) - Number(isStop(a)) || a.placedAt - b.placedAt);
+    const onReducingSide = group.filter((o) => o.intent.side === reducing);
     let room = Math.abs(net);
-    for (const o of candidates) {
+    for (const o of onReducingSide.filter(isStop)) {
+      roles.set(o, 'protective');
+      room -= remainderOf(o);
+    }
+    const exits = onReducingSide.filter((o) => !isStop(o)).sort((a, b) => a.placedAt - b.placedAt);
+    for (const o of exits) {
       const remainder = remainderOf(o);
       if (remainder <= room) {
         roles.set(o, 'protective');
