@@ -72,6 +72,12 @@ strategies: [{ id: a, module: a.ts }]`,
       'mode: live\nbroker: {baseUrl: "https://api.tiqs.trading", appId: x, token: "${NOPE}"}\nstrategies: [{id: a, module: a.ts}]',
       'broker.token',
     ],
+    [
+      // Checked to fail: without the rule the config loads, and only the kernel refuses it (exit 1).
+      'a scaled market clock against the real service',
+      'mode: live\nbroker: {baseUrl: "https://api.tiqs.trading", appId: x, token: t, sim: {speed: 60}}\nstrategies: [{id: a, module: a.ts}]',
+      'broker.sim',
+    ],
   ])('reports %s at its field path', (_what, text, path) => {
     expect(problemsOf(text).map((p) => p.path)).toContain(path);
   });
@@ -100,6 +106,15 @@ strategies: [{ id: a, module: a.ts }]`,
 });
 
 describe('loadConfig', () => {
+  it('allows a scaled market clock against a loopback simulator', () => {
+    const config = parseConfig(
+      'mode: live\nbroker: {baseUrl: "http://127.0.0.1:9", appId: x, token: t, sim: {speed: 60}}\nstrategies: [{id: a, module: a.ts}]',
+      '/x/bot.yaml',
+      {},
+    );
+    expect(config.broker.sim.speed).toBe(60);
+  });
+
   it('names a missing file', async () => {
     await expect(loadConfig('config/does-not-exist.yaml')).rejects.toThrow(
       'config/does-not-exist.yaml: file not found',

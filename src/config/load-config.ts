@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { zodPath } from '../api/zod-path.ts';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
 import { type RunnerConfig, runnerConfigSchema } from './config-schema.ts';
+import { isLoopbackUrl } from './is-loopback-url.ts';
 import { resolveConfigPaths } from './resolve-config-paths.ts';
 import { findUnknownKeys } from './schema-walk.ts';
 import { substituteEnv } from './substitute-env.ts';
@@ -125,6 +126,18 @@ function checkConsistency(config: RunnerConfig, problems: ConfigProblem[]): void
     problems.push({
       path: 'broker.appId',
       message: 'expected an appId when baseUrl is not "embedded"',
+    });
+  }
+  const { start, anchor, speed } = config.broker.sim;
+  if (
+    (start !== undefined || anchor !== undefined || speed !== 1) &&
+    !isLoopbackUrl(config.broker.baseUrl)
+  ) {
+    // A real broker is never traded on a make-believe clock.
+    problems.push({
+      path: 'broker.sim',
+      message:
+        'start, speed and anchor scale the market clock: allowed with "embedded" or a loopback baseUrl (a local simulator) only',
     });
   }
 }

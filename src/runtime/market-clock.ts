@@ -2,21 +2,13 @@ import type { Clock } from '../clock/clock.ts';
 import { LiveClock } from '../clock/live-clock.ts';
 import { ScaledClock } from '../clock/scaled-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
+import { isLoopbackUrl } from '../config/is-loopback-url.ts';
+
+export { isLoopbackUrl };
 
 /** A scaled market clock was asked for against a service that is not on this machine. */
 export class MarketClockError extends Error {
   override readonly name = 'MarketClockError';
-}
-
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
-/** Whether `baseUrl` names this machine (a local simulator), never a real broker. */
-export function isLoopbackUrl(baseUrl: string): boolean {
-  try {
-    return LOOPBACK.test(new URL(baseUrl).hostname);
-  } catch {
-    return false;
-  }
 }
 
 /**
