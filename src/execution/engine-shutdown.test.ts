@@ -20,6 +20,8 @@ class FakeBroker implements Broker {
   readonly cancels: string[] = [];
   cancelModes: CancelMode[] = [];
   stallBooks = false;
+  /** Every book read fails (a 5xx, say). */
+  failBooks = false;
   holdPlacements = false;
   private held: Array<() => void> = [];
 
@@ -76,11 +78,13 @@ class FakeBroker implements Broker {
 
   orderBook() {
     if (this.stallBooks) return new Promise<never>(() => {});
+    if (this.failBooks) return Promise.reject(new Error('order book: 503'));
     return Promise.resolve(this.book.map((r) => ({ ...r })));
   }
 
   tradeBook() {
     if (this.stallBooks) return new Promise<never>(() => {});
+    if (this.failBooks) return Promise.reject(new Error('trade book: 503'));
     return Promise.resolve([]);
   }
 }
@@ -175,5 +179,47 @@ describe('ExecutionEngine.shutdown', () => {
     expect(report.unfinished.join('\n')).toMatch(/cancel not confirmed for s1-/);
     expect(report.booksRead).toBe(false);
     expect(report.orders).toHaveLength(1);
+  });
+
+  it("keeps a cover order's stop leg when the trade book lags the order book at the stop", async () => {
+    // Checked to fail: with the position from trade-book fills only, the stop-time read
+    // (parent COMPLETE, its fill not in the trade book yet) gave a net of 0, `p3/stop`
+    // was an entry, and its cancel was sent: a naked short.
+    const { clock, broker, engine } = setUp();
+    await engine.submit({ ...entry('p3'), side: 'S', variety: 'cover', bookLossPrice: 10_500 });
+    const parent = broker.book[0] as OrderBookRecord;
+    parent.orderStatus = 'COMPLETE';
+    parent.fillShares = '10';
+    broker.book.push({
+      ...parent,
+      id: '2000',
+      tags: '',
+      orderStatus: 'TRIGGER_PENDING',
+      fillShares: '0',
+      snoOrderDirection: 'SL',
+      snoOrderID: parent.id,
+    } as OrderBookRecord);
+    const report = await drive(clock, engine.shutdown('cancel-entries'));
+    expect(broker.cancels).not.toContain('2000');
+    expect(broker.book[1]?.orderStatus).toBe('TRIGGER_PENDING');
+    const roles = report.orders.map((o) => [o.order.intentId, o.role]);
+    expect(roles).toContainEqual(['p3/stop', 'protective']);
+  });
+
+  it('cancels no stop order when no read of the books succeeds during the stop', async () => {
+    // Checked to fail: without `keepStops`, the SL-MKT (seemingly flat: nothing booked)
+    // is an entry and its cancel is sent although the position is not known.
+    const { clock, broker, engine } = setUp();
+    const { price: _limit, ...limit } = entry('sl');
+    await engine.submit({ ...limit, orderType: 'SL-MKT', triggerPrice: 10_500 });
+    await engine.submit(entry('lmt'));
+    broker.failBooks = true;
+    const budget = new AbortController();
+    clock.scheduler.schedule(() => budget.abort(), 5_000);
+    const report = await drive(clock, engine.shutdown('cancel-entries', { signal: budget.signal }));
+    expect(report.booksRead).toBe(false);
+    // The limit entry is cancelled; the stop is not.
+    expect(broker.cancels.length).toBeGreaterThan(0);
+    expect(new Set(broker.cancels)).toEqual(new Set([broker.book[1]?.id]));
   });
 });

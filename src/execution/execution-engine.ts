@@ -225,6 +225,12 @@ export class ExecutionEngine {
         },
         active: () => this.tracker.active(),
         netPosition: (strategyId, token) => this.exposureOf(strategyId, token).position,
+        parentFilled: (leg) => {
+          const parent = this.tracker.byIntent(leg.strategyId, leg.intentId.replace(/\/stop$/, ''));
+          return parent === undefined || parent === leg
+            ? 0
+            : Math.max(parent.filledQuantity, parent.bookFilledQuantity ?? 0);
+        },
         positions: () => this.positions.positions(),
         cancel: (order, s) =>
           cancelAtStop(this.options.broker, this.options.logger, order, s, (err) =>

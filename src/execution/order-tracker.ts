@@ -341,6 +341,8 @@ export class OrderTracker {
       });
     }
     const filledNow = Number(record.fillShares || '0');
+    // The trade book may lag: a stop must not take a filled order for an unfilled one.
+    if (Number.isFinite(filledNow)) order.bookFilledQuantity = filledNow;
     if ((status === 'OPEN' || status === 'COMPLETE' || filledNow > 0) && !order.openedSeen) {
       order.openedSeen = true;
       emit({ type: 'OrderOpened', ...this.base(order) });

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { Position } from './order-events.ts';
-import { classifyWorkingOrders, type OrderRole, type ShutdownPolicy } from './shutdown-policy.ts';
+import {
+  type ClassifyOptions,
+  classifyWorkingOrders,
+  type OrderRole,
+  ordersToCancel,
+  type ShutdownPolicy,
+} from './shutdown-policy.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 import { untilAborted } from './until-aborted.ts';
 
@@ -27,6 +33,8 @@ export interface ShutdownPort {
   /** Orders not yet final. */
   active(): TrackedOrder[];
   netPosition(strategyId: string, token: string): number;
+  /** Quantity the parent of a cover stop leg has filled, by either book (any state). */
+  parentFilled?(leg: TrackedOrder): number;
   positions(): Position[];
   cancel(order: TrackedOrder, signal: AbortSignal): Promise<CancelAttempt>;
   /** Places market exits for a strategy's position in one instrument. */
@@ -102,14 +110,22 @@ export async function runShutdown(
     return r.done && r.value;
   };
   let booksRead = await read();
+  // Until one read succeeds the position is not known: every stop is kept.
+  let everRead = booksRead;
+  const classifyOptions = (): ClassifyOptions => ({
+    keepStops: !everRead,
+    ...(port.parentFilled === undefined
+      ? {}
+      : { parentFilled: (leg) => port.parentFilled?.(leg) ?? 0 }),
+  });
 
   /** Working orders the policy cancels (only those with a service id can be). */
   const targets = (): TrackedOrder[] => {
     if (policy === 'leave') return [];
-    const working = port.active().filter((o) => o.orderId !== undefined && !isExit(o));
-    if (policy === 'flatten') return working;
-    const roles = classifyWorkingOrders(port.active(), port.netPosition);
-    return working.filter((o) => roles.get(o) === 'entry');
+    const active = port.active();
+    return ordersToCancel(policy, active, port.netPosition, classifyOptions()).filter(
+      (o) => o.orderId !== undefined && !isExit(o),
+    );
   };
   /** Instruments a `flatten` stop still has to close: a position and nothing working. */
   const toClose = (): Position[] => {
@@ -156,10 +172,12 @@ export async function runShutdown(
     await act();
     if (signal.aborted || refused) break;
     booksRead = await read();
+    everRead ||= booksRead;
     if (settled()) break;
     await port.wait(retryMs, signal);
     if (signal.aborted) break;
     booksRead = await read();
+    everRead ||= booksRead;
   }
 
   if (refused)
@@ -180,7 +198,7 @@ export async function runShutdown(
   if (!booksRead) unfinished.push('the last read of the order book failed: state as last known');
   if (signal.aborted) unfinished.unshift('the stop budget (execution.shutdownTimeoutMs) ran out');
 
-  const roles = classifyWorkingOrders(port.active(), port.netPosition);
+  const roles = classifyWorkingOrders(port.active(), port.netPosition, classifyOptions());
   return {
     policy,
     positions: port.positions().filter((p) => p.netQuantity !== 0),

@@ -120,6 +120,58 @@ describe('classifyWorkingOrders', () => {
   });
 });
 
+describe('classifyWorkingOrders when the books lag or cannot be read', () => {
+  /** A short cover sell of 50 the order book shows COMPLETE; the trade book has no fill yet. */
+  const lagging = () => {
+    const parent = working('p3', 'S', 50, { placedAt: 1 });
+    parent.variety = 'cover';
+    parent.bookFilledQuantity = 50;
+    const leg = working('p3/stop', 'B', 50, { orderType: 'SL-MKT', placedAt: 2 });
+    leg.variety = 'cover';
+    leg.system = true;
+    return { parent, leg };
+  };
+
+  it("keeps a cover order's stop leg when the order book shows the parent filled before the trade book does", () => {
+    // Checked to fail: before the fix the position came from the trade book only (0),
+    // so `p3/stop` was an entry and `ordersToCancel` returned it (a naked short).
+    const { parent, leg } = lagging();
+    const fresh = working('p4', 'B', 10, { placedAt: 3 });
+    const cancel = ordersToCancel('cancel-entries', [parent, leg, fresh], () => 0);
+    // The parent has nothing left to cancel; only the fresh buy is an entry.
+    expect(cancel.map((o) => o.intentId)).toEqual(['p4']);
+    expect(roles([parent, leg, fresh], 0)['p3/stop']).toBe('protective');
+  });
+
+  it('keeps a stop leg whose parent filled even when the parent is no longer working', () => {
+    // Checked to fail: without `parentFilled`, a flat position makes the leg an entry.
+    const { leg } = lagging();
+    const found = classifyWorkingOrders([leg], () => 0, { parentFilled: () => 50 });
+    expect(found.get(leg)).toBe('protective');
+    expect(classifyWorkingOrders([leg], () => 0, { parentFilled: () => 0 }).get(leg)).toBe('entry');
+  });
+
+  it('counts fills the order book shows beyond the trade book in the position', () => {
+    // Checked to fail: by the trade book alone (short 20) the exit of 40 goes through zero.
+    // Sold 50 by the order book, 20 booked: short 50, so an exit of 40 fits.
+    const sold = working('sell', 'S', 50, { filled: 20 });
+    sold.bookFilledQuantity = 50;
+    const exit = working('exit', 'B', 40, { placedAt: 5 });
+    expect(roles([sold, exit], -20)).toMatchObject({ exit: 'protective' });
+    expect(ordersToCancel('flatten', [sold, exit], () => -20).map((o) => o.intentId)).toEqual([
+      'exit',
+    ]);
+  });
+
+  it('keeps every stop when no read of the books succeeded (keepStops)', () => {
+    // Checked to fail: without `keepStops`, a stop while (seemingly) flat is an entry.
+    const stop = working('sl', 'B', 50, { orderType: 'SL-MKT' });
+    const lmt = working('lmt', 'B', 50);
+    const found = classifyWorkingOrders([stop, lmt], () => 0, { keepStops: true });
+    expect([found.get(stop), found.get(lmt)]).toEqual(['protective', 'entry']);
+  });
+});
+
 describe('ordersToCancel', () => {
   const orders = [working('p1/stop', 'B', 50, { orderType: 'SL-MKT' }), working('p3', 'S', 50)];
   it('cancels entries only by default, everything to flatten, nothing to leave', () => {

@@ -28,6 +28,11 @@ export interface TrackedOrder {
   status: TrackedStatus;
   quantity: number;
   filledQuantity: number;
+  /**
+   * Filled quantity as the order book last showed it (`fillShares`); it may run ahead of
+   * `filledQuantity`, which counts only fills the trade book has shown.
+   */
+  bookFilledQuantity?: number;
   /** Fill ids already booked, so a fill is never counted twice. */
   fills: Set<string>;
   /** When the outcome became unknown, for the grace period. */
