@@ -617,13 +617,15 @@ export class MarketDataBus implements MarketFeed {
 
   private isolator(kind: Kind, retryMs: number): RejectIsolator {
     const host = this.hosts[kind];
+    const interval = kind === 'quotes' ? this.intervalMs : this.greeksIntervalMs;
     return new RejectIsolator({
       clock: this.clock,
       logger: this.logger.child({ isolate: kind }),
       budget: kind === 'quotes' ? this.quoteBudget : this.greeksBudget,
-      requestTimeoutMs: this.groupOptions.requestTimeoutMs,
+      // About one interval: suspects must not wait out a regular poll's time-out.
+      probeTimeoutMs: Math.min(this.groupOptions.requestTimeoutMs, interval),
       retryMs,
-      transientRetryMs: kind === 'quotes' ? this.intervalMs : this.greeksIntervalMs,
+      transientRetryMs: interval,
       wanted: (token) => (kind === 'quotes' ? this.quoteTokens : this.greeksTokens).has(token),
       modeFor: (tokens) => (kind === 'quotes' ? this.richestMode(tokens) : undefined),
       active: (now) =>

@@ -13,10 +13,15 @@ export interface RejectIsolatorHost {
   readonly logger: Logger;
   /** The budget the probes share with the poll loops of the same kind. */
   readonly budget: RequestBudget;
-  readonly requestTimeoutMs: number;
+  /**
+   * A probe or solo retry without an answer after this long is abandoned: about one
+   * poll interval, well under a regular poll's time-out, so suspects never wait out a
+   * stalled request away from the plan.
+   */
+  readonly probeTimeoutMs: number;
   /** A set-aside token is asked for alone this often. */
   readonly retryMs: number;
-  /** After a probe failed for a reason that says nothing about its tokens (5xx, time-out). */
+  /** A solo retry that failed for a reason that says nothing about its token is due again after this. */
   readonly transientRetryMs: number;
   /** Whether anyone still wants the token. */
   wanted(token: number): boolean;
@@ -42,6 +47,8 @@ interface Root {
   /** Parts still to be probed. */
   pending: number;
   blamed: boolean;
+  /** A part was released unjudged (5xx, time-out): no conclusion may be drawn. */
+  inconclusive: boolean;
   /** Tokens of it set aside so far. */
   setAside: number;
 }
@@ -80,6 +87,13 @@ const MAX_IN_FLIGHT = 2;
  * Every probe and retry takes a send time from the shared budget, and at most
  * {@link MAX_IN_FLIGHT} are reserved at once, so isolation never bursts past the limit
  * and never crowds the regular polls out.
+ *
+ * Suspects are not known to be bad, so they are never kept from the plan for long: a
+ * probe that fails for a reason that says nothing about its tokens (5xx, network, a
+ * stalled answer, abandoned after `probeTimeoutMs`) releases them to the plan at once.
+ * If the culprit is among them, the next regular poll is refused again and isolation
+ * restarts. As every probe or retry out frees its slot within its send time plus
+ * `probeTimeoutMs`, a part waiting for a slot waits about that long at most.
  *
  * @example
  * ```ts
@@ -193,16 +207,29 @@ export class RejectIsolator {
       byName: named.length > 0,
       pending: 1,
       blamed: false,
+      inconclusive: false,
       setAside: 0,
     };
     r.pending += parts.length - 1;
     for (const part of parts) this.queue.push({ tokens: part, notBefore: now, root: r });
   }
 
+  /**
+   * Suspects of a part that could not be judged go back to the plan at once: they are
+   * not known to be bad, and a regular poll that is refused again restarts isolation.
+   */
+  private release(group: Group): void {
+    for (const t of group.tokens) if (!this.aside.has(t)) this.heldTokens.delete(t);
+    group.root.inconclusive = true;
+    this.partDone(group.root);
+    this.host.onHeldChanged();
+  }
+
   /** One part of a bisection is settled; a batch whose every part passed blames nobody. */
   private partDone(root: Root): void {
     root.pending -= 1;
     if (root.pending > 0) return;
+    if (root.inconclusive) return;
     if (root.setAside === root.size && root.size > 2) {
       // Every token refused on its own: more likely the service or the config than them.
       this.host.logger.warn(
@@ -289,6 +316,8 @@ export class RejectIsolator {
     const done = (): boolean => {
       if (!this.inFlight.delete(sub)) return false;
       if (job.kind === 'retry') this.retrying.delete(job.token);
+      // Aborts a request given up on (time-out), so it does not linger at the service.
+      sub.unsubscribe();
       return true;
     };
     sub.add(
@@ -297,7 +326,7 @@ export class RejectIsolator {
           switchMap(() =>
             from(this.host.fetch(batch, controller.signal)).pipe(
               take(1),
-              timeout({ first: this.host.requestTimeoutMs, scheduler: clock.scheduler }),
+              timeout({ first: this.host.probeTimeoutMs, scheduler: clock.scheduler }),
             ),
           ),
         )
@@ -347,7 +376,8 @@ export class RejectIsolator {
       this.host.onSessionRefused(error);
       return;
     } else if (job.kind === 'probe') {
-      this.queue.push({ ...job.group, notBefore: now + this.host.transientRetryMs });
+      // Says nothing about the tokens (5xx, network, stalled): they were only suspects.
+      this.release(job.group);
     } else {
       const a = this.aside.get(job.token);
       if (a !== undefined) a.retryAt = now + this.host.transientRetryMs;

@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino';
-import { delay, type Observable, of, throwError } from 'rxjs';
+import { delay, NEVER, type Observable, of, throwError } from 'rxjs';
 import type { FullQuote, Quote } from '../../api/schemas/quote.ts';
 import type { Greeks } from '../../api/schemas/utilities.ts';
 import type { Clock } from '../../clock/clock.ts';
@@ -27,11 +27,15 @@ export interface FakeSourceOptions {
   readonly record?: boolean;
   /** Quote answers arrive this long after the request (on the clock). Default 0: at once. */
   readonly quoteLatencyMs?: number;
+  /** Calls never answered (a stalled service); the request's abort is counted in `aborted`. */
+  readonly stall?: (call: FakeCall) => boolean;
 }
 
 /** A {@link QuoteSource} for tests: answers synchronously, records every call. */
 export interface FakeQuoteSource extends QuoteSource {
   readonly calls: FakeCall[];
+  /** Stalled calls whose request was aborted (given up by the caller). */
+  readonly aborted: FakeCall[];
   /** Quotes answered so far. */
   readonly quotesServed: number;
   readonly credentials: unknown[];
@@ -53,19 +57,29 @@ export function fakeQuoteSource(
 ): FakeQuoteSource {
   const ltpOf = options.ltp ?? ((token: number) => 10_000 + token);
   const calls: FakeCall[] = [];
+  const aborted: FakeCall[] = [];
   const credentials: unknown[] = [];
   const record = options.record ?? true;
   let served = 0;
   return {
     calls,
+    aborted,
     credentials,
     get quotesServed() {
       return served;
     },
-    quotes<M extends QuoteMode>(mode: M, tokens: readonly number[]): Observable<Quote<M>[]> {
+    quotes<M extends QuoteMode>(
+      mode: M,
+      tokens: readonly number[],
+      signal?: AbortSignal,
+    ): Observable<Quote<M>[]> {
       const at = clock.now() - zero;
       const call: FakeCall = { at, kind: 'quotes', mode, tokens: [...tokens] };
       if (record) calls.push(call);
+      if (options.stall?.(call) === true) {
+        signal?.addEventListener('abort', () => aborted.push(call), { once: true });
+        return NEVER;
+      }
       const error = options.fail?.(call);
       if (error !== undefined) return throwError(() => error);
       served += tokens.length;
