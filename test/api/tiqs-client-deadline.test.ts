@@ -19,10 +19,26 @@ afterEach(async () => {
 
 const TIMEOUT_MS = 10_000;
 
-/** A client whose deadline runs on `deadlineClock`, moved by hand; pacing costs nothing. */
+/** Responses whose headers reached the client (its fetch resolved) in the current test. */
+let headersIn = 0;
+afterEach(() => {
+  headersIn = 0;
+});
+
+/**
+ * A client whose deadline runs on `deadlineClock`, moved by hand; pacing costs nothing.
+ * Its fetch counts answers whose headers arrived, so a test can wait for them (a loaded
+ * machine may take longer than any fixed pause) before moving the deadline.
+ */
 function client(url: string, deadlineClock: VirtualClock): TiqsClient {
   const clock = new VirtualClock(0, { auto: true });
+  const counted: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    headersIn++;
+    return res;
+  };
   return new TiqsClient({
+    fetch: counted,
     baseUrl: url,
     appId: 'app',
     token: 'tok',
@@ -76,8 +92,8 @@ describe('TiqsClient: one total deadline, body included', () => {
     server = await startRawServer(handler);
     const deadlineClock = new VirtualClock(0);
     const box = track(client(server.url, deadlineClock).holidays());
-    await until(() => server?.requests.length === 1);
-    await ioTurn();
+    // The body is what stalls: the headers must be in before the deadline moves.
+    await until(() => headersIn === 1, 10_000);
     deadlineClock.advanceBy(TIMEOUT_MS - 1);
     await ioTurn();
     expect(box.settled).toBe(false);
@@ -92,7 +108,7 @@ describe('TiqsClient: one total deadline, body included', () => {
     server = await startRawServer(trickle);
     const deadlineClock = new VirtualClock(0);
     const box = track(client(server.url, deadlineClock).placeOrder('regular', fx.placeBody));
-    await until(() => server?.requests.length === 1);
+    await until(() => headersIn === 1, 10_000);
     deadlineClock.advanceBy(TIMEOUT_MS);
     await until(() => box.settled);
     expect(box.error).toBeInstanceOf(OutcomeUnknownError);
