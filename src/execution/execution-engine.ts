@@ -112,6 +112,8 @@ export class ExecutionEngine {
   };
   private readonly placements = new Map<number, number>();
   private readonly submitting = new Set<Promise<void>>();
+  /** Attempts a stop counted as not placed (absent from the book past the grace). */
+  private readonly notPlacedAtStop: TrackedOrder[] = [];
 
   constructor(private readonly options: ExecutionEngineOptions) {
     this.positions = options.positions ?? new PositionBook();
@@ -232,6 +234,7 @@ export class ExecutionEngine {
             : Math.max(parent.filledQuantity, parent.bookFilledQuantity ?? 0);
         },
         positions: () => this.positions.positions(),
+        notPlaced: () => [...this.notPlacedAtStop],
         cancel: (order, s) =>
           cancelAtStop(this.options.broker, this.options.logger, order, s, (err) =>
             this.pause(err),
@@ -663,9 +666,6 @@ export class ExecutionEngine {
   }
 
   private async replaceAbsent(order: TrackedOrder): Promise<void> {
-    // Stopping places nothing again: the order stays unknown, and the next start
-    // resolves it by tag.
-    if (!this.accepting) return;
     const now = this.options.clock.now();
     const base = {
       strategyId: order.strategyId,
@@ -673,6 +673,21 @@ export class ExecutionEngine {
       tag: order.tag,
       at: now,
     };
+    if (!this.accepting) {
+      this.giveUpAtStop(order, now);
+      return;
+    }
+    if (order.notPlacedAtStop !== undefined) {
+      // Absent at the stop and again now: not placed. Never re-placed: the intent
+      // belongs to a run that has ended.
+      order.status = 'rejected';
+      this.emit({
+        type: 'OrderRejected',
+        ...base,
+        reason: 'not placed: absent from the book at the last stop and again at start',
+      });
+      return;
+    }
     if (istDay(order.placedAt) !== istDay(now)) {
       // The day's book no longer lists an earlier day's orders: absence proves nothing.
       order.status = 'unresolved';
@@ -706,6 +721,24 @@ export class ExecutionEngine {
     } catch (err) {
       this.onBrokerError({ ...order.intent, strategyId: order.strategyId }, err);
     }
+  }
+
+  /**
+   * Stopping places nothing again, and an attempt the book shows absent past the grace
+   * period must not hold the stop (a `flatten` would never square off its instrument):
+   * it counts as not placed from here on. The journal keeps it `unknown`, marked, so
+   * the next start still looks for it by tag (in case the book was late) and, if it is
+   * absent then too, marks it not placed without placing it again.
+   */
+  private giveUpAtStop(order: TrackedOrder, now: number): void {
+    order.notPlacedAtStop = now;
+    this.persist(order);
+    order.status = 'rejected';
+    this.notPlacedAtStop.push(order);
+    this.options.logger.warn(
+      { tag: order.tag, strategyId: order.strategyId, intentId: order.intentId },
+      'stopping: a placement whose outcome is unknown is absent from the book after the grace period; counted as not placed (the next start looks for it by tag)',
+    );
   }
 
   /** An earlier attempt surfaced after its re-placement: follow it, and cancel it. */

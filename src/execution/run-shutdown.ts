@@ -36,6 +36,8 @@ export interface ShutdownPort {
   /** Quantity the parent of a cover stop leg has filled, by either book (any state). */
   parentFilled?(leg: TrackedOrder): number;
   positions(): Position[];
+  /** Attempts the stop counted as not placed (outcome unknown, absent from the book). */
+  notPlaced?(): TrackedOrder[];
   cancel(order: TrackedOrder, signal: AbortSignal): Promise<CancelAttempt>;
   /** Places market exits for a strategy's position in one instrument. */
   squareOff(strategyId: string, token: string, id: string): Promise<void>;
@@ -137,10 +139,17 @@ export async function runShutdown(
       .positions()
       .filter((p) => p.netQuantity !== 0 && !busy.has(groupKey(p.strategyId, p.token)));
   };
-  /** Every order the policy cancels is final and, for `flatten`, every position closed. */
+  /**
+   * Every order the policy cancels is final and, for `flatten`, every position closed.
+   * A `flatten` also waits for placements of unknown outcome (no service id): until the
+   * book shows them, or shows them absent past the grace period (then they count as not
+   * placed), their instrument cannot be squared off safely.
+   */
   const settled = (): boolean =>
     targets().length === 0 &&
-    (policy !== 'flatten' || (port.active().every((o) => !isExit(o)) && toClose().length === 0));
+    (policy !== 'flatten' ||
+      (port.active().every((o) => !isExit(o) && o.orderId !== undefined) &&
+        toClose().length === 0));
 
   const act = async (): Promise<void> => {
     for (const order of targets()) {
@@ -189,6 +198,11 @@ export async function runShutdown(
   if (unknown.length > 0)
     unfinished.push(
       `placement outcome unknown for ${unknown.map((o) => o.tag).join(', ')}; the next start resolves it by tag`,
+    );
+  const notPlaced = port.notPlaced?.() ?? [];
+  if (notPlaced.length > 0)
+    unfinished.push(
+      `placement outcome unknown for ${notPlaced.map((o) => o.tag).join(', ')}, absent from the book: counted as not placed; the next start looks for it by tag`,
     );
   if (policy === 'flatten') {
     const open = port.positions().filter((p) => p.netQuantity !== 0);

@@ -37,6 +37,11 @@ export interface TrackedOrder {
   fills: Set<string>;
   /** When the outcome became unknown, for the grace period. */
   unknownSince?: number;
+  /**
+   * When a stop counted this attempt as not placed (outcome unknown, absent from the
+   * book past the grace period); the next start looks for it by tag, never re-places it.
+   */
+  notPlacedAtStop?: number;
   /** Tags of earlier attempts (re-placements); a late sighting of one is a duplicate. */
   previousTags?: string[];
   /** Re-placements made for this intent after a confirmed absence. */

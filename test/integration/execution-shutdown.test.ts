@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import type { Broker } from '../../src/execution/broker.ts';
 import type { ExecutionEngine, ShutdownOptions } from '../../src/execution/execution-engine.ts';
+import { MemoryJournal } from '../../src/execution/journal.ts';
 import type { ShutdownPolicy } from '../../src/execution/shutdown-policy.ts';
 import type { RunningSimulator } from '../../src/sim/index.ts';
 import { placeIntent, useExecutionHarness } from '../helpers/execution-harness.ts';
@@ -145,5 +146,70 @@ describe('stopping under execution.onShutdown, against the simulator', () => {
     expect(sim.stats.count('cancelOrder')).toBe(2);
     expect(sim.exchange.orderBook().map((o) => o.orderStatus)).toEqual(['CANCELED']);
     expect(report.orders).toEqual([]);
+  });
+
+  it('flatten squares off an instrument whose last placement never reached the service (outcome unknown, absent from the book)', async () => {
+    // Checked to fail: before the fix the stop left such an attempt `unknown` (nothing
+    // re-placed while stopping), it counted as working on SBIN, the square-off never
+    // came, and the report said "not flat: SBIN-EQ -10" with the broker still short 10.
+    const { engine, sim, clock, events } = await setUp(MORNING);
+    await shortWithStopAndEntries(engine, sim);
+    const ltp = sim.exchange.quote('ltp', 3045).ltp;
+    sim.faults.set({ dropRate: 1, routes: ['placeOrder'] });
+    await engine.submit(placeIntent('lost', { orderType: 'LMT', price: Math.floor(ltp * 0.9) }));
+    sim.faults.reset();
+    const lost = engine.orders('s1').find((o) => o.intentId === 'lost');
+    expect(lost?.status).toBe('unknown');
+    const placements = sim.stats.count('placeOrder');
+    const report = await stopDriven(engine, clock, 'flatten');
+    expect(netAtBroker(sim)).toBe(0);
+    expect(sim.exchange.orderBook().filter((o) => o.orderStatus === 'OPEN')).toEqual([]);
+    expect(report.positions).toEqual([]);
+    expect(report.orders).toEqual([]);
+    // One square-off, and the lost attempt is not placed again.
+    expect(sim.stats.count('placeOrder')).toBe(placements + 1);
+    expect(report.unfinished).toEqual([
+      `placement outcome unknown for ${lost?.tag}, absent from the book: counted as not placed; the next start looks for it by tag`,
+    ]);
+    expect(events.filter((e) => e.intentId === 'lost' && e.type === 'OrderRejected')).toEqual([]);
+  });
+
+  it.each([
+    ['absent then too: not placed, never placed again', false],
+    ['in the book by then: found by its tag and followed', true],
+  ])('an attempt a stop counted as not placed, at the next start: %s', async (_, showsUp) => {
+    // Checked to fail: without the mark in the journal, the next start re-placed the
+    // attempt after the grace period (a second order for an intent of an ended run);
+    // journaled final instead, a late order under its tag would never be looked for.
+    const { sim, clock, client, newEngine } = await setUp(MORNING);
+    const journal = new MemoryJournal();
+    const first = newEngine({ journal });
+    const ltp = sim.exchange.quote('ltp', 3045).ltp;
+    sim.faults.set({ dropRate: 1, routes: ['placeOrder'] });
+    await first.engine.submit(
+      placeIntent('lost', { orderType: 'LMT', price: Math.floor(ltp * 0.9) }),
+    );
+    sim.faults.reset();
+    const lost = first.engine.orders('s1')[0];
+    await stopDriven(first.engine, clock, 'flatten');
+    expect(lost?.status).toBe('rejected');
+    if (showsUp && lost !== undefined) await client.placeOrder(lost.variety, lost.request);
+    const placements = sim.stats.count('placeOrder');
+    const second = newEngine({ journal });
+    await second.engine.recover();
+    clock.advanceBy(6_000);
+    await second.engine.poll();
+    const again = second.engine.orders('s1')[0];
+    expect(sim.stats.count('placeOrder')).toBe(placements);
+    if (showsUp) {
+      expect(again?.status).toBe('open');
+      expect(again?.orderId).toBe(sim.exchange.orderBook()[0]?.id);
+    } else {
+      expect(again?.status).toBe('rejected');
+      expect(second.events.find((e) => e.type === 'OrderRejected')).toMatchObject({
+        intentId: 'lost',
+        reason: expect.stringMatching(/absent from the book at the last stop/),
+      });
+    }
   });
 });
