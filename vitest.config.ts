@@ -1,10 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+// The e2e files spawn a bot and a simulator on a scaled clock (up to 900x): on a 2-core
+// CI runner, running them beside the unit files or beside each other starves those
+// processes and a market second slips by. So one `vitest run` runs two projects: the
+// unit files in parallel first, then the e2e files one at a time on a quiet machine.
+const E2E = 'test/e2e/**/*.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'strategies/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: ['default', ['json', { outputFile: 'var/test-results.json' }]],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'strategies/**/*.test.ts'],
+          exclude: [E2E, '**/node_modules/**'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: [E2E],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
