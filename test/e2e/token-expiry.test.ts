@@ -16,7 +16,8 @@ beforeAll(() => {
   world = new E2eWorld({
     start: `${DAY}T09:20:00+05:30`,
     speed: 60,
-    anchor: new Date(Date.now() + 4_000).toISOString(),
+    // Slow starts (a loaded runner) fail with a clear message at startBot.
+    anchor: new Date(Date.now() + 8_000).toISOString(),
   });
 });
 afterAll(() => world.dispose());
@@ -38,7 +39,7 @@ describe('e2e: token expiry, a queued burst, a new token and resume', { timeout:
         { broker: { token: '${TIQS_ACCESS_TOKEN}' } },
       ),
     );
-    const bot = await world.startBot(config, { TIQS_ACCESS_TOKEN: TOKEN });
+    const bot = await world.startBot(config, { TIQS_ACCESS_TOKEN: TOKEN }, `${DAY}T09:21:30+05:30`);
     // The burst is emitted a minute of market time after the expiry: all 25 queue up.
     await waitForLog(
       bot,

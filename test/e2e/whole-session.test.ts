@@ -14,8 +14,9 @@ beforeAll(() => {
   world = new E2eWorld({
     start: `${DAY}T09:12:00+05:30`,
     speed: SPEED,
-    // The bot needs a few seconds to start; market time reaches 09:12 at the anchor.
-    anchor: new Date(Date.now() + 7_000).toISOString(),
+    // The simulator and the bot need a few seconds to start (over 10 s on a loaded 2-core
+    // runner); market time reaches 09:12 at the anchor.
+    anchor: new Date(Date.now() + 12_000).toISOString(),
   });
 });
 afterAll(() => world.dispose());
@@ -55,7 +56,7 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
         },
       ),
     );
-    const bot = await world.startBot(config);
+    const bot = await world.startBot(config, {}, `${DAY}T09:14:00+05:30`);
     // Mid-morning, for one real second, every order-book answer and placement stalls
     // after its headers (the placement is carried out): tracking and the unknown
     // outcome must both survive it.

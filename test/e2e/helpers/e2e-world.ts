@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { type Child, killAll, REPO, spawnRunner } from './child-process.ts';
 import { SimAdmin } from './sim-admin.ts';
@@ -116,18 +116,38 @@ export class E2eWorld {
 
   /**
    * Starts a bot run in the temp dir (where SIGHUP looks for `.env`); resolves once the
-   * kernel logs `bot started`.
+   * kernel logs `bot started`, and rejects if that is later than market time `readyBy`.
    */
-  async startBot(configPath: string, env: NodeJS.ProcessEnv = {}): Promise<Child> {
+  async startBot(
+    configPath: string,
+    env: NodeJS.ProcessEnv = {},
+    readyBy?: string,
+  ): Promise<Child> {
     const bot = spawnRunner(['run', '--config', configPath], env, this.dir);
     this.bots.push(bot);
     await bot.waitForLine((l) => l.includes('"bot started"'), 30_000, 'the bot to start');
+    // A bot that came up after the market moment its test plans around would fail the
+    // test's assertions for a reason that is not the bot's: say so instead.
+    const at = marketNow(this.clock);
+    if (readyBy !== undefined && at > Date.parse(readyBy)) {
+      throw new Error(
+        `the bot was up only at market ${new Date(at).toISOString()}, after ${readyBy}: this machine started it too slowly for the shared clock's anchor`,
+      );
+    }
     return bot;
   }
 
   /** Kills every child still running and removes the temp dir. */
   async dispose(): Promise<void> {
     await killAll();
+    // For a failure seen only under load: E2E_LOG_DIR keeps every bot's log for reading.
+    const keep = process.env.E2E_LOG_DIR;
+    if (keep !== undefined && keep !== '') {
+      mkdirSync(keep, { recursive: true });
+      this.bots.forEach((b, i) => {
+        writeFileSync(join(keep, `${basename(this.dir)}-bot-${i}.jsonl`), b.lines.join('\n'));
+      });
+    }
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
