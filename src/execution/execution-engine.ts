@@ -59,6 +59,11 @@ export interface ExecutionEngineOptions {
    * component. Without it, the engine logs the remedy itself.
    */
   onSessionRefused?: (err: SessionError) => void;
+  /**
+   * How long {@link ExecutionEngine.recover} waits for the broker's books before it
+   * returns and lets reconciliation finish in the background. Default 5 000 ms.
+   */
+  recoverWaitMs?: number;
 }
 
 /** Options of {@link ExecutionEngine.shutdown}. */
@@ -112,6 +117,11 @@ export class ExecutionEngine {
   };
   private readonly placements = new Map<number, number>();
   private readonly submitting = new Set<Promise<void>>();
+  /**
+   * The journal's orders are not yet reconciled with the broker's books (start-up with
+   * a silent or failing service): only cancels go out, other intents wait.
+   */
+  private unreconciled = false;
   /** Attempts a stop counted as not placed (absent from the book past the grace). */
   private readonly notPlacedAtStop: TrackedOrder[] = [];
 
@@ -137,6 +147,7 @@ export class ExecutionEngine {
       afterPoll: () => {
         // A poll the stop's budget gave up on may end after the journal is closed.
         if (!this.closed) this.journal.checkpoint?.();
+        if (this.unreconciled && this.tracker.lastReadOk) this.reconciled();
       },
     });
   }
@@ -174,9 +185,45 @@ export class ExecutionEngine {
         { orders: orders.length, fills: fills.length },
         'journal reloaded; reconciling with the broker',
       );
-      await this.tracker.poll();
+      // Until the books are read, what happened while down is unknown: only cancels go
+      // out (see handle). Start-up waits a few seconds at most, so that a silent service
+      // is reported at once and the strategies, quotes and tracking run meanwhile.
+      this.unreconciled = true;
+      const waitMs = this.options.recoverWaitMs ?? 5_000;
+      const timer = new AbortController();
+      const done = await Promise.race([
+        this.tracker.poll().then(() => true),
+        sleep(this.options.clock, waitMs, timer.signal).then(
+          () => false,
+          () => false,
+        ),
+      ]);
+      timer.abort();
+      if (this.unreconciled) {
+        this.options.logger.warn(
+          { orders: orders.length, waitedMs: done ? undefined : waitMs },
+          done
+            ? "the broker's books could not be read at start: reconciliation goes on in the " +
+                'background (the order tracker polls until it succeeds); until then only ' +
+                'cancels go out, other intents wait'
+            : `the broker has not answered within ${waitMs / 1_000} s at start: reconciliation ` +
+                'goes on in the background (the order tracker polls until it succeeds); until ' +
+                'then only cancels go out, other intents wait',
+        );
+      }
     }
     return { orders: orders.length, fills: fills.length };
+  }
+
+  /** The first complete read of the books after a restart: intents held for it go out. */
+  private reconciled(): void {
+    this.unreconciled = false;
+    if (this.deferred.length === 0) return;
+    this.options.logger.info(
+      { deferred: this.deferred.length },
+      'reconciled with the broker: intents held for it go out now',
+    );
+    if (this.paused === undefined) this.flushDeferred();
   }
 
   /** Starts tracking orders. */
@@ -306,6 +353,12 @@ export class ExecutionEngine {
   private async handle(intent: RoutedIntent): Promise<void> {
     if (this.paused !== undefined) {
       this.defer(intent, `trading paused: ${this.paused}`);
+      return;
+    }
+    if (this.unreconciled && intent.kind !== 'cancel') {
+      // An order on unreconciled state could double a position that filled while down,
+      // or "close" one the broker already closed; a cancel is safe either way.
+      this.defer(intent, 'reconciling with the broker after a restart');
       return;
     }
     try {
@@ -487,8 +540,9 @@ export class ExecutionEngine {
       reason,
       ...(until === undefined ? {} : { until }),
     });
-    // While paused, resume() flushes; otherwise wake at the open, or look again soon.
-    if (this.paused !== undefined || this.deferTimer !== undefined) return;
+    // While paused, resume() flushes, and the first read of the books after a restart
+    // does while unreconciled; otherwise wake at the open, or look again soon.
+    if (this.paused !== undefined || this.unreconciled || this.deferTimer !== undefined) return;
     const delay = until === undefined ? RECHECK_MS : until - this.options.clock.now();
     this.deferTimer = this.options.clock.scheduler.schedule(() => {
       this.deferTimer = undefined;
