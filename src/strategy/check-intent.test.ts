@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkIntent } from './check-intent.ts';
+import { SHUTDOWN_INTENT_PREFIX } from '../execution/run-shutdown.ts';
+import { checkIntent, RESERVED_INTENT_IDS } from './check-intent.ts';
 import { IntentFactory, lastAutoIdNumber } from './intent-factory.ts';
 
 const sbin = { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' } as const;
@@ -29,6 +30,36 @@ describe('checkIntent', () => {
     const r = checkIntent(value);
     expect(r.ok).toBe(false);
     expect(r.ok ? '' : r.problem).toMatch(problem);
+  });
+
+  it.each([
+    ['shutdown-1', /starts with "shutdown-", which is reserved for a stop's square-off/],
+    ['auto-eod-9', /starts with "auto-eod-", which is reserved for the intraday square-off/],
+    ['exit/stop', /ends with "\/stop", which is reserved for a cover order's stop leg/],
+    ['p1#duplicate', /ends with "#duplicate"/],
+  ])('refuses the reserved intent id %s, saying why', (id, problem) => {
+    // Checked to fail: before the reservation, `shutdown-1` passed, and a `flatten` stop
+    // took the strategy's order for its own square-off and never cancelled it.
+    const place = {
+      kind: 'place',
+      id,
+      instrument: sbin,
+      side: 'B',
+      quantity: 1,
+      orderType: 'MKT',
+      product: 'I',
+    };
+    for (const intent of [place, { kind: 'cancel', id, target: 'p1' }]) {
+      const r = checkIntent(intent);
+      expect(r.ok).toBe(false);
+      expect(r.ok ? '' : r.problem).toMatch(problem);
+    }
+  });
+
+  it("reserves the stop's own prefix, and lets a cancel target a cover order's stop leg", () => {
+    expect(Object.keys(RESERVED_INTENT_IDS.prefixes)).toContain(SHUTDOWN_INTENT_PREFIX);
+    expect(checkIntent({ kind: 'cancel', id: 'c1', target: 'p1/stop' }).ok).toBe(true);
+    expect(checkIntent({ kind: 'cancel', id: 'my-shutdown-1', target: 'p1' }).ok).toBe(true);
   });
 
   it('accepts what the intent factory builds', () => {

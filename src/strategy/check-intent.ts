@@ -9,7 +9,46 @@ import {
 } from '../domain/order-params.ts';
 import type { OrderIntent } from './intents.ts';
 
-const id = z.string().min(1);
+/**
+ * Intent id prefixes and suffixes the bot uses for orders it places itself; a strategy
+ * that picked one could be mistaken for them (a `shutdown-…` order is never cancelled by
+ * a `flatten` stop, a `…/stop` one is kept as a cover order's stop leg).
+ */
+export const RESERVED_INTENT_IDS: {
+  readonly prefixes: Readonly<Record<string, string>>;
+  readonly suffixes: Readonly<Record<string, string>>;
+} = {
+  prefixes: {
+    'shutdown-': "a stop's square-off (execution.onShutdown: flatten)",
+    'auto-eod-': 'the intraday square-off before the close',
+  },
+  suffixes: {
+    '/stop': "a cover order's stop leg",
+    '#duplicate': 'a late duplicate of a re-placed order',
+  },
+};
+
+/** Why `value` may not be a strategy's intent id, if it may not. */
+function reservedIdProblem(value: string): string | undefined {
+  for (const [prefix, use] of Object.entries(RESERVED_INTENT_IDS.prefixes))
+    if (value.startsWith(prefix))
+      return `intent id "${value}" starts with "${prefix}", which is reserved for ${use}; choose another id`;
+  for (const [suffix, use] of Object.entries(RESERVED_INTENT_IDS.suffixes))
+    if (value.endsWith(suffix))
+      return `intent id "${value}" ends with "${suffix}", which is reserved for ${use}; choose another id`;
+  return undefined;
+}
+
+/** A strategy's own intent id: not empty, and none the bot keeps for itself. */
+const id = z
+  .string()
+  .min(1)
+  .superRefine((value, ctx) => {
+    const problem = reservedIdProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+/** An id an intent refers to (its target may be a cover order's stop leg). */
+const target = z.string().min(1);
 const paise = z.number().int();
 const reason = z.string().optional();
 
@@ -43,14 +82,14 @@ const intentSchema = z.discriminatedUnion('kind', [
   z.looseObject({
     kind: z.literal('modify'),
     id,
-    target: id,
+    target,
     quantity: z.number().int().positive().optional(),
     price: paise.optional(),
     triggerPrice: paise.optional(),
     orderType: z.enum(ORDER_TYPES).optional(),
     reason,
   }),
-  z.looseObject({ kind: z.literal('cancel'), id, target: id, reason }),
+  z.looseObject({ kind: z.literal('cancel'), id, target, reason }),
   z.looseObject({ kind: z.literal('squareOff'), id, token: z.string().min(1).optional(), reason }),
 ]);
 
