@@ -59,7 +59,18 @@ describe('e2e: a bad token in one strategy', { timeout: 90_000 }, () => {
     }
     // The bad token is reported to the operator, by number.
     expect(log.some((l) => l.level >= 40 && JSON.stringify(l).includes(String(BAD)))).toBe(true);
-    // It is retried rarely, not hammered: few quote requests overall, never a 429.
+    // It is retried rarely, not hammered: after the bisection it is asked for alone every
+    // rejectedRetrySeconds (300 s of market time, 5 s here), so at most twice in the 5 s
+    // window. A token that rides every interval's batch is asked for 4+ times in the same
+    // window (asserted for 3045, so the window would show hammering, as issue 11 saw: the
+    // bad token rode every batch). Checked by asserting <= -1: the run showed 3 asks in
+    // the bisection before the window, 0 in it, and 5 for 3045.
+    const asked = (token: number) =>
+      (late.quotesAsked[String(token)] ?? 0) - (early.quotesAsked[String(token)] ?? 0);
+    const askedCtx = JSON.stringify({ early: early.quotesAsked, late: late.quotesAsked });
+    expect(asked(3045), askedCtx).toBeGreaterThanOrEqual(4);
+    expect(asked(BAD), askedCtx).toBeLessThanOrEqual(2);
+    // Never a 429 either.
     expect(late.rateLimited).toBe(0);
     expect(late.classes.quote.maxPerSecond).toBeLessThanOrEqual(10);
   });

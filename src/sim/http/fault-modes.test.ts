@@ -131,6 +131,19 @@ describe('fault modes and the test-only admin routes', () => {
     });
   });
 
+  it('counts the tokens each quote request asked for, refused batches included', async () => {
+    const s = await start({ rateLimits: false });
+    await post(s, '/info/quotes/ltp', [3045, 99_999]); // refused: an unknown token
+    await post(s, '/info/quote/ltp', { token: 99_999 }); // refused too
+    await post(s, '/info/quotes/ltp', [3045]);
+    const stats = await admin(s, 'GET', 'stats');
+    expect(stats.json).toMatchObject({
+      quotesServed: { '3045': 1 },
+      quotesAsked: { '3045': 2, '99999': 2 },
+    });
+    expect((stats.json as { quotesServed: object }).quotesServed).not.toHaveProperty('99999');
+  });
+
   it('lists orders with their tags and net positions', async () => {
     const s = await start();
     await post(s, '/order/regular', order);

@@ -28,6 +28,8 @@ export interface SimStatsSnapshot {
   rateLimited: number;
   /** Quotes served per token (a token in a refused batch is not served). */
   quotesServed: Record<string, number>;
+  /** Quote requests that named each token, refused ones included: how often a client asks. */
+  quotesAsked: Record<string, number>;
 }
 
 /**
@@ -46,6 +48,7 @@ export class SimStats {
   private readonly routes = new Map<RouteId | 'unknown', number>();
   private readonly statuses = new Map<number, number>();
   private readonly served = new Map<number, number>();
+  private readonly asked = new Map<number, number>();
   private arrivals = SimStats.emptyArrivals();
   private limited = 0;
 
@@ -89,6 +92,11 @@ export class SimStats {
     return this.served.get(token) ?? 0;
   }
 
+  /** Quote requests (single or batched, answered or refused) that named `token`. */
+  quotesAsked(token: number): number {
+    return this.asked.get(token) ?? 0;
+  }
+
   /** Counts as plain objects. */
   snapshot(): SimStatsSnapshot {
     const cls = (c: RequestClass) => ({
@@ -101,6 +109,7 @@ export class SimStats {
       classes: { quote: cls('quote'), order: cls('order'), other: cls('other') },
       rateLimited: this.limited,
       quotesServed: Object.fromEntries(this.served),
+      quotesAsked: Object.fromEntries(this.asked),
     };
   }
 
@@ -109,6 +118,7 @@ export class SimStats {
     this.routes.clear();
     this.statuses.clear();
     this.served.clear();
+    this.asked.clear();
     this.arrivals = SimStats.emptyArrivals();
     this.limited = 0;
   }
@@ -134,6 +144,11 @@ export class SimStats {
   /** @internal A 429 from the rate limiter. */
   recordRateLimited(): void {
     this.limited++;
+  }
+
+  /** @internal A quote request named these tokens (before it is answered or refused). */
+  recordAsked(tokens: readonly unknown[]): void {
+    for (const t of tokens) if (typeof t === 'number') this.asked.set(t, this.quotesAsked(t) + 1);
   }
 
   /** @internal Quotes served for these tokens. */

@@ -206,6 +206,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         throw new SimError(400, 'BadRequestError', 'Malformed JSON body');
       }
     }
+    // Counted before dispatch, which refuses a batch naming an unknown token.
+    if (route === 'quote') stats.recordAsked([(body as { token?: unknown } | null)?.token]);
+    if (route === 'quotes' && Array.isArray(body)) stats.recordAsked(body);
     const data = dispatch(exchange, route, match.params, body, { maxTokensPerRequest });
     if (route === 'placeOrder' && faults.takeLostOrderResponse()) return drop(req);
     const answer = JSON.stringify({ data, status: 'success' });
