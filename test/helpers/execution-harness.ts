@@ -61,6 +61,7 @@ export async function executionHarness(
   const clock = new VirtualClock(Date.parse(start));
   const sim = await startSimulator({ clock, seed: 3, rateLimits: false, ...simOptions });
   const client = new TiqsClient({
+    fetch: countedFetch,
     baseUrl: sim.url,
     appId: 'sim-app',
     token: 'sim-token',
@@ -85,6 +86,37 @@ export async function executionHarness(
   };
   const { engine, events } = newEngine();
   return { clock, sim, client, engine, events, newEngine };
+}
+
+/** Requests of harness clients whose answer has not come yet. */
+let requestsOpen = 0;
+
+/**
+ * Fetch that counts requests in flight, so a test can wait for loopback I/O to settle
+ * ({@link ioSettled}); give it to any client a test steps time around.
+ */
+export const countedFetch: typeof fetch = async (input, init) => {
+  requestsOpen++;
+  try {
+    return await fetch(input, init);
+  } finally {
+    requestsOpen--;
+  }
+};
+
+/**
+ * Waits (real time, at most `realMs`) until no harness client has a request in flight,
+ * twice in a row 2 ms apart (room for the next request to start). A test stepping
+ * virtual time calls it before each step, so time moves only while the code under test
+ * waits on timers, never while an answer is on its way, however slow the machine.
+ */
+export async function ioSettled(realMs = 10_000): Promise<void> {
+  const give = Date.now() + realMs;
+  for (let calm = 0; calm < 2; ) {
+    if (Date.now() > give) throw new Error(`requests still in flight after ${realMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    calm = requestsOpen === 0 ? calm + 1 : 0;
+  }
 }
 
 /** Waits (real time, loopback I/O only) until `done()` holds; throws after ~2 s. */

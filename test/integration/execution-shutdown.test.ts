@@ -5,14 +5,15 @@ import type { ExecutionEngine, ShutdownOptions } from '../../src/execution/execu
 import { MemoryJournal } from '../../src/execution/journal.ts';
 import type { ShutdownPolicy } from '../../src/execution/shutdown-policy.ts';
 import type { RunningSimulator } from '../../src/sim/index.ts';
-import { placeIntent, useExecutionHarness } from '../helpers/execution-harness.ts';
+import { ioSettled, placeIntent, useExecutionHarness } from '../helpers/execution-harness.ts';
 
 const MORNING = '2026-11-20T10:00:00+05:30';
 const setUp = useExecutionHarness();
 
 /**
- * Runs a stop while stepping virtual time (100 ms) and letting loopback I/O through
- * (real time, ~2 ms a step); bounded at 600 steps.
+ * Runs a stop while stepping virtual time (100 ms), each step only once the client's
+ * loopback requests have settled (a loaded runner must not burn the stop's budget while
+ * an answer is on its way); bounded at 600 steps.
  */
 async function stopDriven(
   engine: ExecutionEngine,
@@ -25,7 +26,7 @@ async function stopDriven(
     done = true;
   });
   for (let i = 0; i < 600 && !done; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await ioSettled();
     if (!done) clock.advanceBy(100);
   }
   if (!done) throw new Error('the stop did not end within 60 s of virtual time');

@@ -13,7 +13,13 @@ import {
   SessionExpiryNotice,
 } from '../../src/runtime/session-expiry-notice.ts';
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
-import { placeIntent, until, useExecutionHarness } from '../helpers/execution-harness.ts';
+import {
+  countedFetch,
+  ioSettled,
+  placeIntent,
+  until,
+  useExecutionHarness,
+} from '../helpers/execution-harness.ts';
 
 type Line = Record<string, unknown> & { level: number; msg: string };
 const capture = () => {
@@ -26,14 +32,15 @@ const errors = (lines: Line[]) => lines.filter((l) => l.level >= 50);
 let sim: RunningSimulator | undefined;
 let kernel: Kernel | undefined;
 afterEach(async () => {
-  // The stop re-reads the book on the kernel's (virtual) clock: step it until done.
+  // The stop re-reads the book on the kernel's (virtual) clock: step it until done, each
+  // step once the kernel's requests have settled (however slow the runner).
   let done = false;
   const stopped = kernel?.stop().finally(() => {
     done = true;
   });
   for (let i = 0; i < 200 && !done && kernel !== undefined; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    (kernel.clock as VirtualClock).advanceBy(100);
+    await ioSettled();
+    if (!done) (kernel.clock as VirtualClock).advanceBy(100);
   }
   await stopped;
   await sim?.close();
@@ -67,12 +74,14 @@ logging: { summaryIntervalSeconds: 0 }
       logger,
       clock,
       endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
+      fetch: countedFetch,
     });
     await kernel.start();
     sim.setCredentials({ tokenExpiresAt: clock.now() });
+    // One second of virtual time, then until the requests it set off have been answered.
     const step = async () => {
       clock.advanceBy(1_000);
-      for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+      await ioSettled();
     };
     for (let i = 0; i < 5 && errors(lines).length === 0; i++) await step();
     for (let i = 0; i < 3; i++) await step();
