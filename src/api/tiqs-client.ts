@@ -6,6 +6,7 @@ import type { Clock } from '../clock/clock.ts';
 import { LiveClock } from '../clock/live-clock.ts';
 import { sleep } from '../clock/sleep.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
+import { raceAbort, readBody } from './abortable-exchange.ts';
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -452,19 +453,24 @@ export class TiqsClient {
     let response: Response | undefined;
     let text: string;
     try {
-      response = await ky(`${this.baseUrl}${call.path}`, {
-        method: call.method,
-        headers: { appId: this.credentials.appId, token: this.credentials.token },
-        ...(call.body === undefined ? {} : { json: call.body }),
-        timeout: false,
-        retry: 0,
-        throwHttpErrors: false,
-        // A redirect would carry the credentials (and a placement) to another origin.
-        redirect: 'manual',
-        signal: deadline.signal,
-        ...(this.fetchImpl === undefined ? {} : { fetch: this.fetchImpl }),
-      });
-      text = await response.text();
+      response = await raceAbort(
+        ky(`${this.baseUrl}${call.path}`, {
+          method: call.method,
+          headers: { appId: this.credentials.appId, token: this.credentials.token },
+          ...(call.body === undefined ? {} : { json: call.body }),
+          timeout: false,
+          retry: 0,
+          throwHttpErrors: false,
+          // A redirect would carry the credentials (and a placement) to another origin.
+          redirect: 'manual',
+          signal: deadline.signal,
+          ...(this.fetchImpl === undefined ? {} : { fetch: this.fetchImpl }),
+        }),
+        deadline.signal,
+      );
+      // Read on our own stream: the deadline must reach the body even if the fetch
+      // lost track of the signal (see readBody).
+      text = await readBody(response, deadline.signal);
     } catch (err) {
       throw transportFailure(call, err, {
         expired: deadline.expired,

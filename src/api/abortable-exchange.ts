@@ -1,0 +1,62 @@
+/**
+ * Settles like `work`, or rejects with the signal's reason as soon as `signal` aborts,
+ * whichever comes first. The fetch under `work` is told about the abort by its own
+ * signal too; this makes the caller's wait end even when that news never arrives.
+ */
+export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * Reads a response body as UTF-8 text, cancelling the stream (which releases the
+ * connection) and rejecting with the signal's reason the moment `signal` aborts.
+ *
+ * Why not `response.text()` with the request's signal alone: ky hands fetch its own
+ * `Request`, whose link to our signal undici holds only weakly. Once the request has
+ * been answered nothing else keeps that link alive, and a garbage collection between
+ * the headers and the deadline cuts it: the abort then never reaches the body, and a
+ * stalled body is awaited forever (seen on a loaded machine as order tracking that
+ * silently stopped). Here the abort acts on the stream this function itself holds.
+ */
+export async function readBody(response: Response, signal: AbortSignal): Promise<string> {
+  const stream = response.body;
+  if (stream === null) return '';
+  const reader = stream.getReader();
+  const onAbort = (): void => {
+    reader.cancel(signal.reason).catch(() => undefined);
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      // A cancelled stream reads as done: that is the abort, not the end of the body.
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    return text + decoder.decode();
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    reader.releaseLock();
+  }
+}

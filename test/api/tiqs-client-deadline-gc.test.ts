@@ -1,0 +1,107 @@
+import type { ServerResponse } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OutcomeUnknownError } from '../../src/api/errors/outcome-unknown-error.ts';
+import { TimeoutError } from '../../src/api/errors/timeout-error.ts';
+import { Pacer } from '../../src/api/pacing/pacer.ts';
+import { TiqsClient } from '../../src/api/tiqs-client.ts';
+import { VirtualClock } from '../../src/clock/virtual-clock.ts';
+import * as fx from '../helpers/fixtures.ts';
+import { type RawRequest, type RawTestServer, startRawServer, until } from './raw-test-server.ts';
+
+// A full collection on demand: what a loaded process does on its own at random moments.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+let server: RawTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const TIMEOUT_MS = 2_000;
+
+/** Headers and the start of a JSON body, then nothing (the socket stays open). */
+function stall(_req: RawRequest, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"status":"success","data":');
+}
+
+/** A client whose deadline runs on `deadlineClock`; `headers` counts answers whose headers came. */
+function client(url: string, deadlineClock: VirtualClock, headers: { n: number }): TiqsClient {
+  const clock = new VirtualClock(0, { auto: true });
+  return new TiqsClient({
+    baseUrl: url,
+    appId: 'app',
+    token: 'tok',
+    clock,
+    timeoutClock: deadlineClock,
+    timeoutMs: TIMEOUT_MS,
+    retry: { limit: 0 },
+    pacer: new Pacer(clock),
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      headers.n++;
+      return res;
+    },
+  });
+}
+
+/** Settles `p` into an inspectable box. */
+function track<T>(p: Promise<T>): { settled: boolean; error: unknown } {
+  const box = { settled: false, error: undefined as unknown };
+  p.then(
+    () => {
+      box.settled = true;
+    },
+    (err: unknown) => {
+      box.settled = true;
+      box.error = err;
+    },
+  );
+  return box;
+}
+
+// Seen in the e2e whole session on a loaded runner: after a stalled order-book answer,
+// order tracking stopped for the rest of the day. ky gives fetch its own Request, whose
+// link to our deadline signal undici keeps only weakly; a collection after the headers
+// cut it, so the deadline never reached the body and the read waited forever.
+// How I checked this can fail: with the client reading `response.text()` again (the
+// code before this fix), both tests time out in `until` ("condition not met").
+describe('TiqsClient: the deadline survives a garbage collection after the headers', () => {
+  it('fails a stalled order-book read with TimeoutError at the deadline', async () => {
+    server = await startRawServer(stall);
+    const deadlineClock = new VirtualClock(0);
+    const headers = { n: 0 };
+    const box = track(client(server.url, deadlineClock, headers).orderBook());
+    await until(() => headers.n === 1, 10_000);
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(box.settled).toBe(false);
+    deadlineClock.advanceBy(TIMEOUT_MS);
+    await until(() => box.settled, 5_000);
+    expect(box.error).toBeInstanceOf(TimeoutError);
+    expect(box.error).toMatchObject({ operation: 'orderBook', status: 200 });
+  });
+
+  it('turns a stalled placement into an unknown outcome at the deadline', async () => {
+    server = await startRawServer(stall);
+    const deadlineClock = new VirtualClock(0);
+    const headers = { n: 0 };
+    const box = track(
+      client(server.url, deadlineClock, headers).placeOrder('regular', fx.placeBody),
+    );
+    await until(() => headers.n === 1, 10_000);
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    deadlineClock.advanceBy(TIMEOUT_MS);
+    await until(() => box.settled, 5_000);
+    expect(box.error).toBeInstanceOf(OutcomeUnknownError);
+    expect((box.error as Error).cause).toBeInstanceOf(TimeoutError);
+  });
+});
