@@ -362,7 +362,10 @@ export class Kernel {
     if (this.stopping !== undefined) return;
     const calendar = this.calendarStore.calendar;
     if (calendar === undefined) {
-      log.error({ status }, 'no trading calendar yet: intents wait until one loads (the service is retried with backoff)');
+      log.error(
+        { status },
+        'no trading calendar yet: intents wait until one loads (the service is retried with backoff)',
+      );
     }
     this.subscriptions.push(this.engine.events$.subscribe((e) => this.onOrderEvent(e)));
     const recovered = await this.engine.recover();
