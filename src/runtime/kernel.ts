@@ -1,5 +1,4 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import {
   BehaviorSubject,
@@ -10,67 +9,35 @@ import {
   type Subscription,
 } from 'rxjs';
 import { SessionError } from '../api/errors/session-error.ts';
-import { Pacer } from '../api/pacing/pacer.ts';
-import { DEFAULT_RATE_LIMITS } from '../api/pacing/rate-limits.ts';
-import type { Holidays } from '../api/schemas/utilities.ts';
-import { type Credentials, TiqsClient } from '../api/tiqs-client.ts';
-import { Recorder } from '../backtest/recorder.ts';
-import { CalendarStore } from '../calendar/calendar-store.ts';
+import type { Credentials } from '../api/tiqs-client.ts';
+import type { Recorder } from '../backtest/recorder.ts';
+import type { CalendarStore } from '../calendar/calendar-store.ts';
 import { beforeClose$ } from '../calendar/schedules.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
-import { LiveClock } from '../clock/live-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import { formatRupees, parseRupees } from '../domain/money.ts';
 import type { Broker } from '../execution/broker.ts';
 import { ExecutionEngine, type SessionGate } from '../execution/execution-engine.ts';
-import { type Journal, MemoryJournal } from '../execution/journal.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
 import type { RiskLimits } from '../execution/risk/risk-limits.ts';
 import type { ShutdownReport } from '../execution/run-shutdown.ts';
-import { SqliteJournal } from '../execution/sqlite-journal.ts';
 import { untilAborted } from '../execution/until-aborted.ts';
-import { MarketDataBus } from '../market-data/market-data-bus.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
-import {
-  type OptionChainSource,
-  resolveOptionChain,
-} from '../market-data/options/option-chain-resolver.ts';
-import type { QuoteSource } from '../market-data/quote-source.ts';
-import type { SessionOracle } from '../market-data/session-oracle.ts';
+import { resolveOptionChain } from '../market-data/options/option-chain-resolver.ts';
 import { StrategyMarket } from '../market-data/strategy-market.ts';
 import { buildContext } from '../strategy/build-context.ts';
 import { checkIntent, InvalidIntentError } from '../strategy/check-intent.ts';
 import { lastAutoIdNumber } from '../strategy/intent-factory.ts';
 import type { RoutedIntent } from '../strategy/intents.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
-import { type EmbeddedSimulator, startEmbeddedSimulator } from './embedded-simulator.ts';
 import { logShutdownReport } from './log-shutdown-report.ts';
-import { externalMarketClock } from './market-clock.ts';
-import { PaperBroker } from './paper-broker.ts';
+import type { KernelOptions, ModeParts } from './modes/mode-parts.ts';
+import { resolveMode } from './modes/resolve-mode.ts';
 import { SessionExpiryNotice } from './session-expiry-notice.ts';
 
-/** Reads an access token from a file (its first line); empty when there is no file. */
-export async function readTokenFile(path: string | undefined): Promise<string> {
-  if (path === undefined) return '';
-  const text = await readFile(path, 'utf8');
-  return text.split('\n')[0]?.trim() ?? '';
-}
-
-/**
- * Where market data, holidays and option chains come from. `TiqsClient` is one; a
- * backtest's replay is another.
- */
-export type MarketSource = QuoteSource &
-  OptionChainSource & {
-    holidays(signal?: AbortSignal): Promise<Holidays>;
-    setCredentials?(credentials: Credentials): void;
-  };
-
-/** Folder name of a recording that starts at `at`: its UTC instant, file-name safe. */
-function recordingFolderName(at: number): string {
-  return new Date(at).toISOString().replace(/[:.]/g, '-');
-}
+export type { KernelOptions, MarketSource } from './modes/mode-parts.ts';
+export { readTokenFile } from './read-token-file.ts';
 
 /** How often positions are marked and the kill switch checked, market time. */
 const RISK_MARK_MS = 5_000;
@@ -90,44 +57,6 @@ export function riskLimitsOf(config: RunnerConfig): RiskLimits {
   };
 }
 
-/** Removes a file left by an earlier run and returns its path. */
-async function freshFile(path: string): Promise<string> {
-  for (const suffix of ['', '-wal', '-shm']) await rm(`${path}${suffix}`, { force: true });
-  return path;
-}
-
-/** Options of {@link Kernel.create}. */
-export interface KernelOptions {
-  config: RunnerConfig;
-  /** Path of the config file; strategy modules resolve against its project folder. */
-  configFile: string;
-  logger: Logger;
-  /** Override of the market clock (tests). Default: the embedded simulator's, or wall time. */
-  clock?: Clock;
-  /** Override of the base URL and credentials (tests with their own simulator). */
-  endpoint?: { baseUrl: string } & Credentials;
-  /**
-   * Market data and utilities instead of the HTTP client: a replay in backtests. With a
-   * source, nothing is fetched over HTTP and the mode must be `paper`.
-   */
-  source?: MarketSource;
-  /**
-   * Market data pushed instead of polled: a backtest's `ReplayMarket`, which publishes
-   * each recorded quote at its instant. Default: a `MarketDataBus` polling the source.
-   * Like `source`, it needs mode `paper`.
-   */
-  market?: MarketFeed;
-  /** Execution's journal; default SQLite in the state folder (in memory with a `source`). */
-  journal?: Journal;
-  /**
-   * Record everything the market-data source answers into this folder (the `record`
-   * command); without it, `recording.enabled` in the config picks a folder per run.
-   */
-  recordTo?: string;
-  /** Fetch implementation for the HTTP client (tests count requests in flight). */
-  fetch?: typeof fetch;
-}
-
 /** A strategy instance at run time. */
 interface RunningStrategy {
   loaded: LoadedStrategy;
@@ -136,37 +65,46 @@ interface RunningStrategy {
 }
 
 /**
- * The one kernel: wires clock, calendar, market-data bus, strategies, execution and the
- * broker for a mode, and runs them until {@link stop}. Live and paper differ only in
- * the broker (the HTTP client, or in-process fills); backtests swap the clock and data
- * source too.
+ * The one kernel: wires strategies, execution and schedules over the parts of a mode
+ * (clock, feed, broker, source, journal; see `modes/resolve-mode.ts`) and runs them
+ * until {@link stop}. It never asks which mode built the parts.
  */
 export class Kernel {
-  private readonly strategies: RunningStrategy[] = [];
+  private readonly strategies: RunningStrategy[];
   private readonly positions$ = new BehaviorSubject<Position[]>([]);
   private readonly subscriptions: Subscription[] = [];
   private stopping: Promise<ShutdownReport> | undefined;
   private readonly intents = new Subject<RoutedIntent & { at: number }>();
   /** Every intent a running strategy emits, stamped with its strategy and clock time. */
   readonly intents$: Observable<RoutedIntent & { at: number }> = this.intents.asObservable();
+  readonly clock: Clock;
+  readonly calendarStore: CalendarStore;
+  readonly bus: MarketFeed;
+  readonly broker: Broker;
   /** Records the source's answers when recording is on (see `src/backtest/recorder.ts`). */
-  recorder: Recorder | undefined;
+  readonly recorder: Recorder | undefined;
 
   private constructor(
     readonly config: RunnerConfig,
-    readonly clock: Clock,
-    readonly client: TiqsClient,
-    readonly source: MarketSource,
-    readonly calendarStore: CalendarStore,
-    readonly bus: MarketFeed,
-    readonly broker: Broker,
+    private readonly parts: ModeParts,
     readonly engine: ExecutionEngine,
+    loaded: readonly LoadedStrategy[],
     private readonly logger: Logger,
-    private readonly embedded: EmbeddedSimulator | undefined,
     private readonly sessionNotice: SessionExpiryNotice,
-  ) {}
+  ) {
+    this.clock = parts.clock;
+    this.calendarStore = parts.calendarStore;
+    this.bus = parts.feed;
+    this.broker = parts.broker;
+    this.recorder = parts.recorder;
+    this.strategies = loaded.map((l) => ({
+      loaded: l,
+      subscription: undefined,
+      status: 'stopped',
+    }));
+  }
 
-  /** Builds every component for the config; nothing runs until {@link start}. */
+  /** Builds every component for the options; nothing runs until {@link start}. */
   static async create(options: KernelOptions): Promise<Kernel> {
     const { config, logger } = options;
     const log = (component: string) => logger.child({ component });
@@ -178,180 +116,36 @@ export class Kernel {
     for (const s of config.strategies.filter((x) => x.enabled)) {
       loaded.push(await loadStrategy(s.id, s.module, s.params, projectDir));
     }
-
-    let embedded: EmbeddedSimulator | undefined;
-    let endpoint: { baseUrl: string } & Credentials;
-    let networkClock: Clock = options.clock ?? new LiveClock();
-    if (options.endpoint !== undefined) endpoint = options.endpoint;
-    else if (config.broker.baseUrl === 'embedded') {
-      embedded = await startEmbeddedSimulator(config);
-      networkClock = options.clock ?? embedded.networkClock;
-      endpoint = { baseUrl: embedded.sim.url, appId: 'sim-app', token: 'sim-token' };
-      log('kernel').info(
-        {
-          url: embedded.sim.url,
-          marketTime: new Date(embedded.clock.now()).toISOString(),
-          speed: config.broker.sim.speed,
-        },
-        'embedded simulator started',
-      );
-    } else {
-      endpoint = {
-        baseUrl: config.broker.baseUrl,
-        appId: config.broker.appId ?? '',
-        token: config.broker.token ?? (await readTokenFile(config.broker.tokenFile)),
-      };
-    }
-    // A failure past this point must not leave the embedded simulator listening: the
-    // process would never exit.
-    try {
-      const clock = options.clock ?? embedded?.clock ?? externalMarketClock(config.broker);
-
-      // One pacer for both clients below: together they must stay within the service's limits.
-      const pacer = new Pacer(networkClock, DEFAULT_RATE_LIMITS, {
-        marginMs: config.broker.pacingMarginMs,
-      });
-      const clientOptions = {
-        ...endpoint,
-        clock: networkClock,
-        pacer,
-        timeoutMs: config.broker.timeoutMs,
-        retryAfterMaxMs: config.broker.retryAfterMaxMs,
-        throttleRetryDeadlineMs: config.broker.throttleRetryDeadlineMs,
-        logger: log('api'),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      };
-      const client = new TiqsClient(clientOptions);
-      // The bus backs off and retries on its own schedule and budget; its client must not
-      // retry underneath it. It shares the execution client's pacer.
-      const busClient = new TiqsClient({ ...clientOptions, retry: { limit: 0 } });
-      const recordDir =
-        options.recordTo ??
-        (config.recording.enabled
-          ? join(resolve(projectDir, config.recording.dir), recordingFolderName(clock.now()))
-          : undefined);
-      const recorder =
-        recordDir === undefined
-          ? undefined
-          : Recorder.create({ dir: recordDir, clock, gzip: config.recording.gzip });
-      // Recording taps the source, so it sees exactly what the bus polls, in every mode.
-      const recorded = (s: MarketSource): MarketSource => recorder?.tap(s) ?? s;
-      const source: MarketSource = recorded(options.source ?? client);
-      if (
-        (options.source !== undefined || options.market !== undefined) &&
-        config.mode !== 'paper'
-      ) {
-        throw new Error(
-          'a replayed market source needs mode: paper; a live broker cannot trade on replayed data',
-        );
-      }
-
-      const stateDir = resolve(projectDir, config.state.dir);
-      await mkdir(stateDir, { recursive: true });
-      const calendarStore = new CalendarStore({
-        clock,
-        // Waiting for, and retrying, the service is network time, not (rehearsal) market time.
-        networkClock,
-        fetchHolidays: (signal) => source.holidays(signal),
-        serviceName: endpoint.baseUrl,
-        path: join(stateDir, 'holidays.json'),
-        logger: log('calendar'),
-      });
-
-      const sessions: SessionOracle = {
-        isOpen: (at) => calendarStore.calendar?.isOpen(at) ?? false,
-        nextOpen: (after) => calendarStore.calendar?.nextOpen(after),
-      };
-      const bus: MarketFeed =
-        options.market ??
-        new MarketDataBus({
-          source: recorded(options.source ?? busClient),
-          clock,
-          sessions,
-          logger: log('bus'),
-          intervalMs: config.marketData.intervalMs,
-          batchSize: config.marketData.batchSize,
-          warmupMs: config.marketData.warmupSeconds * 1_000,
-          staleAfterIntervals: config.marketData.staleAfterIntervals,
-          quoteRequestsPerSecond: config.marketData.requestsPerSecond,
-          greeksIntervalMs: config.marketData.greeksIntervalMs,
-          rejectedRetryMs: config.marketData.rejectedRetrySeconds * 1_000,
-          // The same jitter margin as the client's pacer: the bus never makes it queue.
-          jitterMarginMs: config.broker.pacingMarginMs,
-        });
-
-      const broker: Broker =
-        config.mode === 'paper'
-          ? new PaperBroker({
-              clock,
-              bus,
-              hours: sessions,
-              logger: log('paper'),
-              latencyMs: config.paper.latencyMs,
-              slippageTicks: config.paper.slippageTicks,
-            })
-          : client;
-
-      // No calendar at all means no trading: the engine denies with the reason.
-      const gate = (): SessionGate | undefined => calendarStore.calendar;
-      // Live orders are recovered from the journal after a restart. Paper orders live in
-      // the in-process paper broker, which a restart empties, so each paper run starts a
-      // fresh journal (kept for `tiqs-runner orders` until the next run).
-      // A replayed market (backtests, sweeps in parallel) keeps its journal in memory.
-      const journal: Journal =
-        options.journal ??
-        (options.source !== undefined
-          ? new MemoryJournal()
-          : config.mode === 'live'
-            ? new SqliteJournal(join(stateDir, 'journal.sqlite'))
-            : new SqliteJournal(await freshFile(join(stateDir, 'paper-journal.sqlite'))));
-      const lastPrice = (token: string) => {
-        const full = bus.latest(Number(token), 'full')?.quote;
-        const ltp = full?.ltp ?? bus.latest(Number(token), 'ltp')?.quote.ltp;
-        if (ltp === undefined) return undefined;
-        return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
-      };
-      // One line on a refused session, whichever component meets it first.
-      const sessionNotice = new SessionExpiryNotice(log('kernel'), {
-        tokenFile: config.broker.tokenFile,
-      });
-      const engine = new ExecutionEngine({
-        onSessionRefused: (err) =>
-          sessionNotice.refused('execution', {
-            operation: err.operation,
-            ...(err.status === undefined ? {} : { status: err.status }),
-          }),
-        broker,
-        clock,
-        logger: log('execution'),
-        sessions: gate,
-        trackIntervalMs: config.execution.trackIntervalMs,
-        journal,
-        quote: lastPrice,
-        risk: riskLimitsOf(config),
-      });
-
-      const kernel = new Kernel(
-        config,
-        clock,
-        client,
-        source,
-        calendarStore,
-        bus,
-        broker,
-        engine,
-        logger,
-        embedded,
-        sessionNotice,
-      );
-      for (const l of loaded)
-        kernel.strategies.push({ loaded: l, subscription: undefined, status: 'stopped' });
-      kernel.recorder = recorder;
-      return kernel;
-    } catch (err) {
-      await embedded?.sim.close();
-      throw err;
-    }
+    const parts = await resolveMode({ options, projectDir, log });
+    const { clock, feed, calendarStore } = parts;
+    // No calendar at all means no trading: the engine denies with the reason.
+    const gate = (): SessionGate | undefined => calendarStore.calendar;
+    const lastPrice = (token: string) => {
+      const full = feed.latest(Number(token), 'full')?.quote;
+      const ltp = full?.ltp ?? feed.latest(Number(token), 'ltp')?.quote.ltp;
+      if (ltp === undefined) return undefined;
+      return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
+    };
+    // One line on a refused session, whichever component meets it first.
+    const sessionNotice = new SessionExpiryNotice(log('kernel'), {
+      tokenFile: config.broker.tokenFile,
+    });
+    const engine = new ExecutionEngine({
+      onSessionRefused: (err) =>
+        sessionNotice.refused('execution', {
+          operation: err.operation,
+          ...(err.status === undefined ? {} : { status: err.status }),
+        }),
+      broker: parts.broker,
+      clock,
+      logger: log('execution'),
+      sessions: gate,
+      trackIntervalMs: config.execution.trackIntervalMs,
+      journal: parts.journal,
+      quote: lastPrice,
+      risk: riskLimitsOf(config),
+    });
+    return new Kernel(config, parts, engine, loaded, logger, sessionNotice);
   }
 
   /** Loads the calendar, starts tracking, and starts every strategy. */
@@ -415,8 +209,7 @@ export class Kernel {
 
   /** Replaces the access token everywhere and resumes a paused bot. */
   setCredentials(credentials: Credentials): void {
-    this.client.setCredentials(credentials);
-    this.bus.setCredentials(credentials);
+    this.parts.setCredentials(credentials);
     this.engine.resume();
     this.sessionNotice.resumed();
   }
@@ -456,8 +249,7 @@ export class Kernel {
     this.bus.close();
     this.recorder?.close();
     this.calendarStore.stop();
-    if (this.broker instanceof PaperBroker) this.broker.close();
-    if (this.embedded !== undefined) await untilAborted(this.embedded.sim.close(), signal);
+    await untilAborted(this.parts.close(), signal);
     this.logPnl(log);
     // Wall time on purpose: the stop's budget is the operator's, not the market's.
     logShutdownReport(log, report, Date.now() - began);
@@ -482,7 +274,8 @@ export class Kernel {
         // Its own view: health$ carries the events of the tokens this strategy asked for.
         market: StrategyMarket.of(this.bus, this.clock, id),
         options: {
-          chain$: (request) => defer(() => resolveOptionChain(this.source, this.clock, request)),
+          chain$: (request) =>
+            defer(() => resolveOptionChain(this.parts.quoteSource, this.clock, request)),
         },
         orderEvents$: this.engine.events$,
         positions$: this.positions$,
@@ -502,15 +295,7 @@ export class Kernel {
           const intent = checked.intent;
           log.info({ intent }, 'intent');
           this.intents.next({ ...intent, strategyId: id, at: this.clock.now() });
-          if (intent.kind === 'place' && this.broker instanceof PaperBroker) {
-            const { instrument } = intent;
-            this.broker.describe(Number(instrument.token), {
-              exchange: instrument.exchange,
-              symbol: instrument.symbol,
-              lotSize: instrument.lotSize ?? 1,
-              tick: instrument.tickSize ?? 5,
-            });
-          }
+          if (intent.kind === 'place') this.parts.describe(intent.instrument);
           void this.engine.submit({ ...intent, strategyId: id });
         },
         error: fail,

@@ -1,0 +1,48 @@
+import { LiveClock } from '../../clock/live-clock.ts';
+import { MemoryJournal } from '../../execution/journal.ts';
+import type { MarketSource, ModeInput, ModeParts } from './mode-parts.ts';
+import {
+  busOver,
+  calendarStoreFor,
+  describeTo,
+  paperBrokerFor,
+  recorderFor,
+  sessionsOf,
+  stateDirOf,
+} from './shared-parts.ts';
+
+/**
+ * Backtest (and any in-process source, such as the `record` command's simulator): market
+ * data from `source`, pushed by `options.market` or polled by a bus, orders filled by the
+ * paper venue, the journal in memory. Nothing goes over HTTP: no client, no simulator.
+ */
+export async function backtestMode(input: ModeInput, source: MarketSource): Promise<ModeParts> {
+  const { options } = input;
+  // The caller's (virtual) clock is market and network time alike: there is no network.
+  const clock = options.clock ?? new LiveClock();
+  const recorder = recorderFor(input, clock);
+  const quoteSource = recorder?.tap(source) ?? source;
+  const calendarStore = calendarStoreFor(
+    input,
+    { clock, networkClock: clock, source: quoteSource, serviceName: 'the in-process source' },
+    await stateDirOf(input),
+  );
+  const sessions = sessionsOf(calendarStore);
+  const feed = options.market ?? busOver(input, quoteSource, clock, sessions);
+  const broker = paperBrokerFor(input, clock, feed, sessions);
+  return {
+    clock,
+    networkClock: clock,
+    quoteSource,
+    calendarStore,
+    feed,
+    broker,
+    // Backtests and sweeps run in parallel: each keeps its journal to itself.
+    journal: options.journal ?? new MemoryJournal(),
+    recorder,
+    describe: describeTo(broker),
+    // The source and the market are the caller's; new credentials mean nothing to them.
+    setCredentials: () => undefined,
+    close: async () => broker.close(),
+  };
+}

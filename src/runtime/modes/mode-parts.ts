@@ -1,0 +1,91 @@
+import type { Logger } from 'pino';
+import type { Holidays } from '../../api/schemas/utilities.ts';
+import type { Credentials } from '../../api/tiqs-client.ts';
+import type { Recorder } from '../../backtest/recorder.ts';
+import type { CalendarStore } from '../../calendar/calendar-store.ts';
+import type { Clock } from '../../clock/clock.ts';
+import type { RunnerConfig } from '../../config/config-schema.ts';
+import type { Broker } from '../../execution/broker.ts';
+import type { Journal } from '../../execution/journal.ts';
+import type { MarketFeed } from '../../market-data/market-feed.ts';
+import type { OptionChainSource } from '../../market-data/options/option-chain-resolver.ts';
+import type { QuoteSource } from '../../market-data/quote-source.ts';
+import type { Instrument } from '../../strategy/intents.ts';
+
+/**
+ * Where market data, holidays and option chains come from. `TiqsClient` is one; a
+ * backtest's replay is another.
+ */
+export type MarketSource = QuoteSource &
+  OptionChainSource & {
+    holidays(signal?: AbortSignal): Promise<Holidays>;
+    setCredentials?(credentials: Credentials): void;
+  };
+
+/** Options of `Kernel.create`: what the caller says; the mode is resolved from them. */
+export interface KernelOptions {
+  config: RunnerConfig;
+  /** Path of the config file; strategy modules resolve against its project folder. */
+  configFile: string;
+  logger: Logger;
+  /** Override of the market clock (tests). Default: the embedded simulator's, or wall time. */
+  clock?: Clock;
+  /** Override of the base URL and credentials (tests with their own simulator). */
+  endpoint?: { baseUrl: string } & Credentials;
+  /**
+   * Market data and utilities instead of the HTTP client: a replay in backtests. With a
+   * source, nothing is fetched over HTTP (no client, no simulator is started) and the
+   * mode must be `paper`.
+   */
+  source?: MarketSource;
+  /**
+   * Market data pushed instead of polled: a backtest's `ReplayMarket`, which publishes
+   * each recorded quote at its instant. Default: a `MarketDataBus` polling the source.
+   * It needs a `source` (and so mode `paper`).
+   */
+  market?: MarketFeed;
+  /** Execution's journal; default SQLite in the state folder (in memory with a `source`). */
+  journal?: Journal;
+  /**
+   * Record everything the market-data source answers into this folder (the `record`
+   * command); without it, `recording.enabled` in the config picks a folder per run.
+   */
+  recordTo?: string;
+  /** Fetch implementation for the HTTP client (tests count requests in flight). */
+  fetch?: typeof fetch;
+}
+
+/** What a mode module is given: the caller's options and where the project lives. */
+export interface ModeInput {
+  options: KernelOptions;
+  /** The config file's folder: relative paths resolve against it. */
+  projectDir: string;
+  /** A child logger per component. */
+  log: (component: string) => Logger;
+}
+
+/**
+ * The parts of a bot that differ between live, paper and backtest. The kernel wires the
+ * rest (strategies, execution, schedules) the same way over them and never asks which
+ * mode built them.
+ */
+export interface ModeParts {
+  /** Market time: what strategies, schedules and the engine see. */
+  clock: Clock;
+  /** Network time: retries and waits on the service (the market clock in a replay). */
+  networkClock: Clock;
+  /** Market data, holidays and option chains, tapped by the recorder when recording. */
+  quoteSource: MarketSource;
+  calendarStore: CalendarStore;
+  feed: MarketFeed;
+  broker: Broker;
+  journal: Journal;
+  /** Records the source's answers when recording is on (see `src/backtest/recorder.ts`). */
+  recorder: Recorder | undefined;
+  /** Tells the venue an instrument's lot and tick before an order in it (paper fills need them). */
+  describe(instrument: Instrument): void;
+  /** Hands new credentials to whatever talks to the service (nothing in a replay). */
+  setCredentials(credentials: Credentials): void;
+  /** Closes what the mode started (the paper venue's feeds, an embedded simulator). */
+  close(): Promise<void>;
+}

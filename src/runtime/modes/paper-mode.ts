@@ -1,0 +1,40 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SqliteJournal } from '../../execution/sqlite-journal.ts';
+import { connectHttpVenue } from './http-venue.ts';
+import type { ModeInput, ModeParts } from './mode-parts.ts';
+import { describeTo, paperBrokerFor } from './shared-parts.ts';
+
+/** Removes a file left by an earlier run and returns its path. */
+async function freshFile(path: string): Promise<string> {
+  for (const suffix of ['', '-wal', '-shm']) await rm(`${path}${suffix}`, { force: true });
+  return path;
+}
+
+/**
+ * Paper: market data from the service, orders filled in process by the paper venue.
+ * Paper orders live in that venue, which a restart empties, so each run starts a fresh
+ * journal (kept for `tiqs-runner orders` until the next run).
+ */
+export async function paperMode(input: ModeInput): Promise<ModeParts> {
+  const venue = await connectHttpVenue(input);
+  try {
+    const broker = paperBrokerFor(input, venue.clock, venue.feed, venue.sessions);
+    const journal =
+      input.options.journal ??
+      new SqliteJournal(await freshFile(join(venue.stateDir, 'paper-journal.sqlite')));
+    return {
+      ...venue,
+      broker,
+      journal,
+      describe: describeTo(broker),
+      close: async () => {
+        broker.close();
+        await venue.close();
+      },
+    };
+  } catch (err) {
+    await venue.close();
+    throw err;
+  }
+}
