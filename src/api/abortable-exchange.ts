@@ -5,11 +5,15 @@
  */
 export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
-    work.catch(() => undefined);
+    work.then(discardLate, () => undefined);
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
+    const onAbort = (): void => {
+      // An answer that arrives after we gave up must not hold its connection open.
+      work.then(discardLate, () => undefined);
+      reject(signal.reason);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(
       (value) => {
@@ -22,6 +26,12 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
       },
     );
   });
+}
+
+/** Cancels the body of a response nobody will read (a late answer), releasing its socket. */
+function discardLate(late: unknown): void {
+  const body = (late as { body?: { cancel?: () => Promise<unknown> } | null } | null)?.body;
+  body?.cancel?.().catch(() => undefined);
 }
 
 /**
