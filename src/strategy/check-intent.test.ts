@@ -37,6 +37,12 @@ describe('checkIntent', () => {
     ['auto-eod-9', /starts with "auto-eod-", which is reserved for the intraday square-off/],
     ['exit/stop', /ends with "\/stop", which is reserved for a cover order's stop leg/],
     ['p1#duplicate', /ends with "#duplicate"/],
+    // Checked to fail: run against the previous check-intent.ts, both of these passed.
+    [
+      'kill-1732345200000',
+      /starts with "kill-", which is reserved for the kill switch's square-off/,
+    ],
+    ['x9:3045', /contains ":", which is reserved for a square-off's orders/],
   ])('refuses the reserved intent id %s, saying why', (id, problem) => {
     // Checked to fail: before the reservation, `shutdown-1` passed, and a `flatten` stop
     // took the strategy's order for its own square-off and never cancelled it.

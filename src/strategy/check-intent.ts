@@ -21,6 +21,7 @@ export const RESERVED_INTENT_IDS: {
   prefixes: {
     'shutdown-': "a stop's square-off (execution.onShutdown: flatten)",
     'auto-eod-': 'the intraday square-off before the close',
+    'kill-': "the kill switch's square-off",
   },
   suffixes: {
     '/stop': "a cover order's stop leg",
@@ -28,8 +29,16 @@ export const RESERVED_INTENT_IDS: {
   },
 };
 
+/**
+ * A square-off's orders are `${id}:${token}` and skip the "already used" check (they
+ * are the bot's own), so a strategy's id with a `:` could be taken for one of them.
+ */
+export const RESERVED_ID_CHARACTER = ':';
+
 /** Why `value` may not be a strategy's intent id, if it may not. */
 function reservedIdProblem(value: string): string | undefined {
+  if (value.includes(RESERVED_ID_CHARACTER))
+    return `intent id "${value}" contains "${RESERVED_ID_CHARACTER}", which is reserved for a square-off's orders (\`<id>:<token>\`); choose another id`;
   for (const [prefix, use] of Object.entries(RESERVED_INTENT_IDS.prefixes))
     if (value.startsWith(prefix))
       return `intent id "${value}" starts with "${prefix}", which is reserved for ${use}; choose another id`;
