@@ -92,8 +92,8 @@ export interface TiqsClientOptions extends Credentials {
   /** Jitter margin of the pacer this client makes when none is given. Default 250 ms. */
   pacingMarginMs?: number;
   /**
-   * The pacer; pass the same one to every client of these credentials. Default: the one
-   * shared by these credentials at this base URL on this clock.
+   * The pacer; pass the same one to every client of these credentials. Default: a new
+   * one of this client's own.
    */
   pacer?: Pacer;
   /** Jitter source, for tests. */
@@ -147,16 +147,13 @@ export class TiqsClient {
     this.random = options.random ?? Math.random;
     this.fetchImpl = options.fetch;
     this.logger = options.logger;
+    // No hidden sharing: whoever builds several clients of one set of credentials
+    // passes them one pacer (the mode resolver does); a lone client paces itself.
     this.pacer =
       options.pacer ??
-      Pacer.shared(
-        { baseUrl: this.baseUrl, appId: options.appId },
-        this.clock,
-        options.rateLimits,
-        {
-          marginMs: options.pacingMarginMs ?? DEFAULT_PACING_MARGIN_MS,
-        },
-      );
+      new Pacer(this.clock, options.rateLimits, {
+        marginMs: options.pacingMarginMs ?? DEFAULT_PACING_MARGIN_MS,
+      });
   }
 
   /** Replaces the credentials, e.g. with the next day's token. */

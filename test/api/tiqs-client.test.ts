@@ -396,15 +396,19 @@ describe('TiqsClient: pacing', () => {
     expect(sent).toEqual([...Array(10).fill(0), ...Array(10).fill(1_250), ...Array(5).fill(2_500)]);
   });
 
-  it('shares one pacer among clients of the same credentials', async () => {
+  it("paces on the pacer it is given, and shares none behind the caller's back", async () => {
     const s = await start(fakeService);
     const clock = new VirtualClock(0);
-    const a = client(s.url, { clock });
-    const b = client(s.url, { clock });
-    const other = new TiqsClient({ baseUrl: s.url, appId: 'another-app', token: TOKEN, clock });
-    expect(a.pacer).toBe(b.pacer);
-    expect(a.pacer).not.toBe(other.pacer);
-    expect(a.pacer).toBeInstanceOf(Pacer);
+    const shared = new Pacer(clock);
+    const a = client(s.url, { clock, pacer: shared });
+    const b = client(s.url, { clock, pacer: shared });
+    expect(a.pacer).toBe(shared);
+    expect(b.pacer).toBe(shared);
+    // No process-global registry: same credentials without a pacer still get their own.
+    const c = client(s.url, { clock });
+    const d = client(s.url, { clock });
+    expect(c.pacer).toBeInstanceOf(Pacer);
+    expect(c.pacer).not.toBe(d.pacer);
   });
 });
 

@@ -92,14 +92,4 @@ describe('Pacer', () => {
   it('rejects a negative margin', () => {
     expect(() => new Pacer(new VirtualClock(0), undefined, { marginMs: -1 })).toThrow(RangeError);
   });
-
-  it('shares a pacer per credentials and clock, never across clocks', () => {
-    const key = { baseUrl: 'http://127.0.0.1:1', appId: 'app' };
-    const clock = new VirtualClock(0);
-    const a = Pacer.shared(key, clock);
-    expect(Pacer.shared(key, clock)).toBe(a);
-    expect(Pacer.shared({ ...key, appId: 'other' }, clock)).not.toBe(a);
-    // An ended test's clock (or a scaled one) must not capture a later client.
-    expect(Pacer.shared(key, new VirtualClock(0))).not.toBe(a);
-  });
 });

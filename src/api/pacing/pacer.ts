@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock/clock.ts';
 import { RateLimiter, type RateWindow } from './rate-limiter.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.ts';
@@ -34,8 +33,6 @@ export interface PacerOptions {
  * ```
  */
 export class Pacer {
-  /** Per clock: a pacer on another clock (an ended test's virtual one) is never reused. */
-  private static readonly registry = new WeakMap<Clock, Map<string, Pacer>>();
   readonly limiters: Readonly<Record<RateClass, RateLimiter>>;
   /** The margin added to every window, ms. */
   readonly marginMs: number;
@@ -58,31 +55,6 @@ export class Pacer {
       order: new RateLimiter(clock, widen(limits.order)),
       other: new RateLimiter(clock, widen(limits.other)),
     };
-  }
-
-  /**
-   * The Pacer of these credentials at this base URL on this clock, created on first use.
-   * Prefer passing one Pacer explicitly. The key is a hash, so no credential is kept in
-   * the registry in the clear.
-   */
-  static shared(
-    key: { baseUrl: string; appId: string },
-    clock: Clock,
-    limits: RateLimits = DEFAULT_RATE_LIMITS,
-    options: PacerOptions = {},
-  ): Pacer {
-    const id = createHash('sha256').update(`${key.baseUrl}\n${key.appId}`).digest('hex');
-    let byKey = Pacer.registry.get(clock);
-    if (byKey === undefined) {
-      byKey = new Map();
-      Pacer.registry.set(clock, byKey);
-    }
-    let pacer = byKey.get(id);
-    if (pacer === undefined) {
-      pacer = new Pacer(clock, limits, options);
-      byKey.set(id, pacer);
-    }
-    return pacer;
   }
 
   /** Waits for a slot of `rateClass`. */
@@ -113,10 +85,5 @@ export class Pacer {
   /** Counts one modification of `orderId`. */
   recordModification(orderId: string): void {
     this.modifications.set(orderId, this.modificationsOf(orderId) + 1);
-  }
-
-  /** Forgets finished orders so the map stays bounded on a long run. */
-  forget(orderId: string): void {
-    this.modifications.delete(orderId);
   }
 }
