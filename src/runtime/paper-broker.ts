@@ -20,7 +20,7 @@ import type { MarketFeed } from '../market-data/market-feed.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from '../sim/engine/order-engine.ts';
 import { toHistory } from '../sim/engine/order-records.ts';
 import { toOrderParams } from '../sim/engine/to-order-params.ts';
-import { formatTimeStamp } from '../sim/ist-time.ts';
+import { formatTimeStamp, istMidnight } from '../sim/ist-time.ts';
 import { SimError } from '../sim/sim-error.ts';
 import { BookRecordCache } from './book-record-cache.ts';
 import { BusMarketView, type InstrumentTerms } from './bus-market-view.ts';
@@ -117,16 +117,22 @@ export class PaperBroker implements Broker {
     });
   }
 
+  /**
+   * The day's order book, as the service and the simulator keep it
+   * ({@link OrderEngine.dayOrders}): a run over several days does not list an earlier
+   * day's final orders. Newest first.
+   */
   async orderBook(): Promise<OrderBookRecord[]> {
     return this.engine
-      .orders()
+      .dayOrders(istMidnight(this.options.clock.now()))
       .map((o) => this.records.order(o))
       .reverse();
   }
 
+  /** The day's trade book: today's fills, newest first. */
   async tradeBook(): Promise<TradeBookRecord[]> {
     const out: TradeBookRecord[] = [];
-    for (const fill of this.engine.fills()) {
+    for (const fill of this.engine.dayFills(istMidnight(this.options.clock.now()))) {
       const order = this.engine.order(fill.orderId);
       if (order !== undefined) out.push(this.records.trade(order, fill));
     }

@@ -160,26 +160,17 @@ export class SimExchange {
     return toHistory(order);
   }
 
-  /** `GET /user/orders`: today's orders and any still waiting, newest first. */
+  /** `GET /user/orders`: the day's order book ({@link OrderEngine.dayOrders}), newest first. */
   orderBook(): OrderBookRecord[] {
     this.sync();
-    const today = istMidnight(this.clock.now());
-    return this.engine
-      .orders()
-      .filter(
-        (o) => istMidnight(o.placedAt) === today || o.status === 'OPEN' || o.status === 'PENDING',
-      )
-      .map(toOrderBookRecord)
-      .reverse();
+    return this.engine.dayOrders(istMidnight(this.clock.now())).map(toOrderBookRecord).reverse();
   }
 
   /** `GET /user/trades`: today's fills, one record each, newest first. */
   tradeBook(): TradeBookRecord[] {
     this.sync();
-    const today = istMidnight(this.clock.now());
     const out: TradeBookRecord[] = [];
-    for (const fill of this.engine.fills()) {
-      if (istMidnight(fill.at) !== today) continue;
+    for (const fill of this.engine.dayFills(istMidnight(this.clock.now()))) {
       const order = this.engine.order(fill.orderId);
       if (order !== undefined) out.push(toTradeBookRecord(order, fill));
     }

@@ -50,6 +50,18 @@ function newSimOrder(
   };
 }
 
+/**
+ * When an accepted after-market order stopped waiting: its third event, after PendingNew
+ * and NewAck (released at the open, rejected there, or cancelled). Not its last update,
+ * which a later fill or expiry moves (and the paper broker sees a close only at its next
+ * quote). -Infinity while it waits or when it was rejected at placement.
+ */
+function leftWaitingAt(order: SimOrder): number {
+  return order.history[1]?.reportType === 'NewAck'
+    ? (order.history[2]?.at ?? Number.NEGATIVE_INFINITY)
+    : Number.NEGATIVE_INFINITY;
+}
+
 /** Message of an accepted cancellation (spec §3 rule 3). */
 export const CANCEL_ACCEPTED = 'Cancellation request accepted';
 /** Message of an accepted modification. */
@@ -189,6 +201,31 @@ export class OrderEngine {
   /** Every fill, oldest first. */
   fills(): readonly OrderFill[] {
     return this.fillList;
+  }
+
+  /**
+   * The day's order book (spec §4.2, "order book of the current trading day"), oldest
+   * first: orders placed since `dayStart`, orders still working (an after-market order
+   * waiting for the open), and after-market orders that went to the exchange or were
+   * cancelled since then, which belong to the session they were waiting for. An earlier
+   * day's final orders are left out; the engine's recovery and tracker rely on that
+   * (an absence from the day's book proves nothing about an earlier day's order).
+   */
+  dayOrders(dayStart: number): SimOrder[] {
+    // Orders are kept in placement order, so today's are a suffix of the list.
+    let first = this.list.length;
+    while (first > 0 && (this.list[first - 1]?.placedAt ?? 0) >= dayStart) first--;
+    const earlier = this.list
+      .slice(0, first)
+      .filter((o) => WORKING.has(o.status) || (o.params.amo && leftWaitingAt(o) >= dayStart));
+    return [...earlier, ...this.list.slice(first)];
+  }
+
+  /** The day's trade book: fills since `dayStart`, oldest first. */
+  dayFills(dayStart: number): OrderFill[] {
+    let first = this.fillList.length;
+    while (first > 0 && (this.fillList[first - 1]?.at ?? 0) >= dayStart) first--;
+    return this.fillList.slice(first);
   }
 
   /** A session opened: after-market orders go to the exchange at the first price step. */
