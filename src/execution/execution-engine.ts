@@ -731,19 +731,9 @@ export class ExecutionEngine {
       this.giveUpAtStop(order, now);
       return;
     }
-    if (order.notPlacedAtStop !== undefined) {
-      // Absent at the stop and again now: not placed. Never re-placed: the intent
-      // belongs to a run that has ended.
-      order.status = 'rejected';
-      this.emit({
-        type: 'OrderRejected',
-        ...base,
-        reason: 'not placed: absent from the book at the last stop and again at start',
-      });
-      return;
-    }
     if (istDay(order.placedAt) !== istDay(now)) {
-      // The day's book no longer lists an earlier day's orders: absence proves nothing.
+      // The day's book no longer lists an earlier day's orders: absence proves nothing,
+      // even for an attempt a stop counted as not placed (checked first for that).
       order.status = 'unresolved';
       this.options.logger.error(
         { tag: order.tag, placedAt: new Date(order.placedAt).toISOString() },
@@ -753,6 +743,17 @@ export class ExecutionEngine {
         type: 'OrderRejected',
         ...base,
         reason: 'unresolved: outcome never confirmed on its day; not re-placed',
+      });
+      return;
+    }
+    if (order.notPlacedAtStop !== undefined) {
+      // Absent at the stop and again now, the same day: not placed. Never re-placed: the intent
+      // belongs to a run that has ended.
+      order.status = 'rejected';
+      this.emit({
+        type: 'OrderRejected',
+        ...base,
+        reason: 'not placed: absent from the book at the last stop and again at start',
       });
       return;
     }

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
+import type { PlaceOrderRequest } from '../api/schemas/order-requests.ts';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
+import type { Broker } from './broker.ts';
+import { ExecutionEngine, type SessionGate } from './execution-engine.ts';
+import { MemoryJournal } from './journal.ts';
+import type { OrderEvent } from './order-events.ts';
+import type { TrackedOrder } from './tracked-order.ts';
+
+const OPEN: SessionGate = { isOpen: () => true, nextOpen: () => undefined };
+
+/** A broker whose books are empty: every order is absent from them. */
+const emptyBooks = (): Broker => ({
+  placeOrder: () => Promise.reject(new Error('must not place')),
+  modifyOrder: () => Promise.reject(new Error('not used')),
+  cancelOrder: () => Promise.reject(new Error('not used')),
+  orderHistory: () => Promise.resolve([]),
+  orderBook: () => Promise.resolve<OrderBookRecord[]>([]),
+  tradeBook: () => Promise.resolve<TradeBookRecord[]>([]),
+});
+
+describe('ExecutionEngine.recover of an attempt a stop counted as not placed', () => {
+  it('on a later day marks it unresolved (absence on a later day proves nothing), not rejected', async () => {
+    // How this was checked: with the notPlacedAtStop check ahead of the day check (the
+    // earlier replaceAbsent), the order came out 'rejected' ("not placed: absent …")
+    // and both assertions below failed.
+    const stopAt = Date.parse('2026-11-20T15:00:00+05:30');
+    const journal = new MemoryJournal();
+    const order: TrackedOrder = {
+      strategyId: 's1',
+      intentId: 'e1',
+      tag: 's1-x-1',
+      variety: 'regular',
+      intent: {
+        kind: 'place',
+        id: 'e1',
+        instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+        side: 'B',
+        quantity: 1,
+        orderType: 'MKT',
+        product: 'I',
+      },
+      request: { tags: 's1-x-1' } as PlaceOrderRequest,
+      status: 'unknown',
+      quantity: 1,
+      filledQuantity: 0,
+      fills: new Set(),
+      unknownSince: stopAt - 20_000,
+      notPlacedAtStop: stopAt,
+      replacements: 0,
+      modifications: 0,
+      placedAt: stopAt - 20_000,
+      acceptedSeen: false,
+      openedSeen: false,
+    };
+    journal.commit({ orders: [order], at: stopAt });
+
+    const clock = new VirtualClock(Date.parse('2026-11-23T10:00:00+05:30'));
+    const engine = new ExecutionEngine({
+      broker: emptyBooks(),
+      clock,
+      logger: memoryLogger().logger,
+      sessions: OPEN,
+      journal,
+    });
+    const events: OrderEvent[] = [];
+    engine.events$.subscribe((e) => events.push(e));
+    await engine.recover();
+    await engine.poll();
+    expect(engine.orders().map((o) => o.status)).toEqual(['unresolved']);
+    const rejected = events.filter((e) => e.type === 'OrderRejected');
+    expect(rejected.map((e) => ('reason' in e ? e.reason : ''))).toEqual([
+      'unresolved: outcome never confirmed on its day; not re-placed',
+    ]);
+    await engine.stop();
+  });
+});
