@@ -222,4 +222,41 @@ describe('ExecutionEngine.shutdown', () => {
     expect(broker.cancels.length).toBeGreaterThan(0);
     expect(new Set(broker.cancels)).toEqual(new Set([broker.book[1]?.id]));
   });
+
+  it('flatten, too, cancels no stop order until a read of the books succeeds, and says so', async () => {
+    // Checked to fail: with `flatten` cancelling every working order regardless, the
+    // SL-MKT's cancel is sent (unconfirmed, the book unreadable), and the report says
+    // nothing of a kept stop.
+    const { clock, broker, engine } = setUp();
+    const { price: _limit, ...limit } = entry('sl');
+    await engine.submit({ ...limit, orderType: 'SL-MKT', triggerPrice: 10_500 });
+    await engine.submit(entry('lmt'));
+    broker.failBooks = true;
+    const budget = new AbortController();
+    clock.scheduler.schedule(() => budget.abort(), 5_000);
+    const report = await drive(clock, engine.shutdown('flatten', { signal: budget.signal }));
+    expect(report.booksRead).toBe(false);
+    expect(new Set(broker.cancels)).toEqual(new Set([broker.book[1]?.id]));
+    expect(report.unfinished.join('; ')).toMatch(
+      /no read of the books succeeded: stop order\(s\) s1-\S+ kept/,
+    );
+  });
+
+  it('flatten keeps reading while only stops are working, and cancels them once a read succeeds', async () => {
+    // Checked to fail: without `everRead` in settled(), a stop with only a kept stop
+    // counts as done at once, never reads again, and the stop is never cancelled; with
+    // the old ordersToCancel, its cancel goes out (repeatedly) while the book is unreadable.
+    const { clock, broker, engine } = setUp();
+    const { price: _limit, ...limit } = entry('sl');
+    await engine.submit({ ...limit, orderType: 'SL-MKT', triggerPrice: 10_500 });
+    broker.failBooks = true;
+    clock.scheduler.schedule(() => {
+      broker.failBooks = false;
+    }, 2_000);
+    const budget = new AbortController();
+    clock.scheduler.schedule(() => budget.abort(), 10_000);
+    const report = await drive(clock, engine.shutdown('flatten', { signal: budget.signal }));
+    expect(broker.cancels).toEqual([broker.book[0]?.id]);
+    expect(report.unfinished).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import type { Position } from './order-events.ts';
 import {
   type ClassifyOptions,
   classifyWorkingOrders,
+  isStop,
   type OrderRole,
   ordersToCancel,
   type ShutdownPolicy,
@@ -148,7 +149,9 @@ export async function runShutdown(
   const settled = (): boolean =>
     targets().length === 0 &&
     (policy !== 'flatten' ||
-      (port.active().every((o) => !isExit(o) && o.orderId !== undefined) &&
+      // Until a read succeeds the stops are kept (see classifyOptions): keep reading.
+      (everRead &&
+        port.active().every((o) => !isExit(o) && o.orderId !== undefined) &&
         toClose().length === 0));
 
   const act = async (): Promise<void> => {
@@ -208,6 +211,13 @@ export async function runShutdown(
     const open = port.positions().filter((p) => p.netQuantity !== 0);
     if (open.length > 0)
       unfinished.push(`not flat: ${open.map((p) => `${p.symbol} ${p.netQuantity}`).join(', ')}`);
+  }
+  if (policy === 'flatten' && !everRead) {
+    const kept = port.active().filter((o) => isStop(o) && o.orderId !== undefined);
+    if (kept.length > 0)
+      unfinished.push(
+        `no read of the books succeeded: stop order(s) ${kept.map((o) => o.tag).join(', ')} kept (the position is not known), not flattened`,
+      );
   }
   if (!booksRead) unfinished.push('the last read of the order book failed: state as last known');
   if (signal.aborted) unfinished.unshift('the stop budget (execution.shutdownTimeoutMs) ran out');

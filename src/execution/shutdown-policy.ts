@@ -4,7 +4,8 @@ import type { TrackedOrder } from './tracked-order.ts';
  * What a stop (SIGINT/SIGTERM) does at the broker, from `execution.onShutdown`:
  * - `cancel-entries` (default): cancel working entry orders; keep positions and the
  *   orders that protect them;
- * - `flatten`: cancel every working order and square off every position at market;
+ * - `flatten`: cancel every working order and square off every position at market
+ *   (stop orders only once a read of the books has succeeded);
  * - `leave`: touch nothing.
  */
 export type ShutdownPolicy = 'cancel-entries' | 'flatten' | 'leave';
@@ -17,8 +18,8 @@ function isCoverStopLeg(order: TrackedOrder): boolean {
   return order.system === true && order.intentId.endsWith('/stop');
 }
 
-/** A cover order's stop leg, or any stop-loss order: protective first. */
-function isStop(order: TrackedOrder): boolean {
+/** A cover order's stop leg, or any stop-loss order (`SL-MKT`, `SL-LMT`): protective first. */
+export function isStop(order: TrackedOrder): boolean {
   return (
     isCoverStopLeg(order) ||
     order.intentId.endsWith('/stop') ||
@@ -131,7 +132,10 @@ export function classifyWorkingOrders(
   return roles;
 }
 
-/** The orders a policy cancels, out of the working ones. */
+/**
+ * The orders a policy cancels, out of the working ones. With `keepStops` (no read of
+ * the books succeeded) no stop order is cancelled, under `flatten` too.
+ */
 export function ordersToCancel(
   policy: ShutdownPolicy,
   orders: readonly TrackedOrder[],
@@ -141,7 +145,11 @@ export function ordersToCancel(
   if (policy === 'leave') return [];
   // An order the order book shows fully filled has nothing left to cancel.
   const working = orders.filter((o) => remainderOf(o) > 0);
-  if (policy === 'flatten') return working;
+  // Without a successful read the position is not known, and a stop cancelled then
+  // (unconfirmed, the book unreadable) would leave it with neither stop nor exit: a
+  // `flatten` squares off only once it can see, so until then it keeps every stop too.
+  if (policy === 'flatten')
+    return options.keepStops === true ? working.filter((o) => !isStop(o)) : working;
   const roles = classifyWorkingOrders(orders, netPosition, options);
   return working.filter((o) => roles.get(o) === 'entry');
 }
