@@ -16,7 +16,7 @@ import { beforeClose$ } from '../calendar/schedules.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
-import { formatRupees, parseRupees } from '../domain/money.ts';
+import { parseRupees } from '../domain/money.ts';
 import type { Broker } from '../execution/broker.ts';
 import { ExecutionEngine, type SessionGate } from '../execution/execution-engine.ts';
 import type { OrderEvent, Position } from '../execution/order-events.ts';
@@ -31,6 +31,7 @@ import { checkIntent, InvalidIntentError } from '../strategy/check-intent.ts';
 import { lastAutoIdNumber } from '../strategy/intent-factory.ts';
 import type { RoutedIntent } from '../strategy/intents.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
+import { logMarketSummary, logStrategyPnl } from './bot-summary.ts';
 import { logShutdownReport } from './log-shutdown-report.ts';
 import type { KernelOptions, ModeParts } from './modes/mode-parts.ts';
 import { resolveMode } from './modes/resolve-mode.ts';
@@ -352,28 +353,12 @@ export class Kernel {
     const log = this.logger.child({ component: 'summary' });
     const tick = () => {
       this.publishPositions();
-      const stats = this.bus.stats;
-      log.info(
-        {
-          marketTime: new Date(this.clock.now()).toISOString(),
-          open: this.calendarStore.calendar?.isOpen(this.clock.now()) ?? false,
-          ltp: Object.fromEntries(
-            this.bus.quoteTokenList().flatMap((token) => {
-              const q = this.bus.latest(token, 'ltp') ?? this.bus.latest(token, 'full');
-              return q === undefined ? [] : [[token, formatRupees(q.quote.ltp)]];
-            }),
-          ),
-          health: this.bus.status,
-          quoteTokens: stats.quoteTokens,
-          quoteRequests: stats.quoteRequests,
-          failedRequests: stats.failedRequests,
-          rejectedTokens: this.bus.rejectedTokenList?.() ?? [],
-          strategies: this.strategyStatus(),
-          // A running strategy whose tokens are rejected or stale is not fine: say so.
-          strategyData: StrategyMarket.summary(this.bus),
-        },
-        'market summary',
-      );
+      logMarketSummary(log, {
+        clock: this.clock,
+        calendarStore: this.calendarStore,
+        bus: this.bus,
+        strategies: this.strategyStatus(),
+      });
       this.logPnl(log);
     };
     this.subscriptions.push(interval(seconds * 1_000, this.clock.scheduler).subscribe(tick));
@@ -394,20 +379,7 @@ export class Kernel {
   }
 
   private logPnl(log: Logger): void {
-    for (const s of this.strategies) {
-      const t = this.engine.positions.totals(s.loaded.id);
-      const open = this.engine.positions
-        .positions(s.loaded.id)
-        .filter((p) => p.netQuantity !== 0).length;
-      log.info(
-        {
-          strategy: s.loaded.id,
-          realised: formatRupees(t.realised),
-          unrealised: formatRupees(t.unrealised),
-          openPositions: open,
-        },
-        'strategy PnL (₹)',
-      );
-    }
+    const ids = this.strategies.map((st) => st.loaded.id);
+    logStrategyPnl(log, this.engine.positions, ids);
   }
 }
