@@ -238,29 +238,42 @@ export class ExecutionEngine {
     await this.tracker.stop();
   }
 
-  private stopAccepting(): void {
+  /**
+   * Takes no more intents and drops the deferred ones; returns what the stop leaves
+   * undone in words (a dropped placement or square-off, an exit included, is not done).
+   */
+  private stopAccepting(): string[] {
     this.accepting = false;
     this.deferTimer?.unsubscribe();
     this.deferTimer = undefined;
-    if (this.deferred.length > 0) {
-      this.options.logger.info(
-        { count: this.deferred.length },
-        'dropping deferred intents at stop',
+    const dropped = this.deferred.splice(0);
+    for (const intent of dropped) {
+      this.options.logger.warn(
+        { strategyId: intent.strategyId, intentId: intent.id, kind: intent.kind },
+        'stopping: a deferred intent is dropped, never sent',
       );
     }
-    this.deferred.length = 0;
+    const undone = dropped.filter((i) => i.kind === 'place' || i.kind === 'squareOff');
+    return undone.length === 0
+      ? []
+      : [
+          `deferred intent(s) dropped at the stop, never sent: ${undone
+            .map((i) => `${i.strategyId}/${i.id} (${i.kind})`)
+            .join(', ')}`,
+        ];
   }
 
   /**
    * Stops for good under a shutdown policy, within the budget of `options.signal`:
-   * takes no more intents (deferred ones are dropped), waits for placements under way,
+   * takes no more intents (deferred ones are dropped, and `unfinished` lists dropped
+   * placements and square-offs), waits for placements under way,
    * cancels per the policy and verifies against the book, squares off for `flatten`,
    * stops tracking, and reports what is still open at the broker. See
    * {@link runShutdown}.
    */
   async shutdown(policy: ShutdownPolicy, options: ShutdownOptions = {}): Promise<ShutdownReport> {
     const signal = options.signal ?? new AbortController().signal;
-    this.stopAccepting();
+    const dropped = this.stopAccepting();
     const stopped = this.tracker.stop();
     const { clock } = this.options;
     const report = await runShutdown(
@@ -294,6 +307,8 @@ export class ExecutionEngine {
       { signal, retryMs: options.retryMs ?? 500, now: () => clock.now() },
     );
     await untilAborted(stopped, signal);
+    // A dropped exit or square-off is as undone as an unconfirmed cancel: exit 5.
+    report.unfinished.push(...dropped);
     return report;
   }
 
