@@ -6,8 +6,9 @@ import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/healt
 import type { MarketDataBusStats } from '../market-data/market-data-bus.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
-import { MODES_ASCENDING, modeCovers, projectQuote } from '../market-data/project-quote.ts';
+import { publishGreeks } from '../market-data/publish-greeks.ts';
 import { publishQuote } from '../market-data/publish-quote.ts';
+import { seedFrom } from '../market-data/seed-channel.ts';
 import { TokenChannel } from '../market-data/token-channel.ts';
 import type { Recording } from './read-recording.ts';
 import { RecordReader } from './record-reader.ts';
@@ -249,19 +250,7 @@ export class ReplayMarket implements MarketFeed {
 
   private publishGreeks(token: number, greeks: MarketGreeks['greeks'], receivedAt: number): void {
     const channel = this.greeksTokens.get(token);
-    if (channel === undefined) return;
-    const prev = channel.last?.greeks;
-    const next: MarketGreeks = { token, greeks, receivedAt };
-    if (
-      prev !== undefined &&
-      prev.iv === greeks.iv &&
-      prev.delta === greeks.delta &&
-      prev.gamma === greeks.gamma &&
-      prev.theta === greeks.theta &&
-      prev.vega === greeks.vega
-    )
-      channel.last = next;
-    else channel.publish(next);
+    if (channel !== undefined) publishGreeks(channel, { token, greeks, receivedAt });
   }
 
   private addQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
@@ -287,17 +276,4 @@ export class ReplayMarket implements MarketFeed {
     delete channels[mode];
     if (Object.keys(channels).length === 0) this.quoteTokens.delete(token);
   }
-}
-
-/** The richest cached quote covering `mode`, projected down, to greet a new channel (as the bus). */
-function seedFrom(channels: QuoteChannels, mode: QuoteMode): MarketQuote | undefined {
-  let best: MarketQuote | undefined;
-  for (const m of MODES_ASCENDING) {
-    if (!modeCovers(m, mode) || m === mode) continue;
-    const last = channels[m]?.last;
-    if (last !== undefined && (best === undefined || last.receivedAt >= best.receivedAt))
-      best = last;
-  }
-  if (best === undefined) return undefined;
-  return { ...best, mode, quote: projectQuote(best.quote, best.mode, mode) };
 }

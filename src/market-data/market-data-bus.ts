@@ -27,12 +27,14 @@ import {
   type QuoteDemand,
   stretchFactor,
 } from './poll-plan.ts';
-import { MODES_ASCENDING, maxMode, modeCovers, projectQuote } from './project-quote.ts';
+import { maxMode } from './project-quote.ts';
+import { publishGreeks } from './publish-greeks.ts';
 import { publishQuote } from './publish-quote.ts';
 import type { QuoteSource } from './quote-source.ts';
 import { RejectIsolator } from './reject-isolator.ts';
 import { isContentRejection } from './rejection.ts';
 import { quoteSpacingMs, RequestBudget } from './request-budget.ts';
+import { seedFrom } from './seed-channel.ts';
 import { type GateState, gateAt } from './session-gate.ts';
 import { ALWAYS_OPEN, type SessionOracle } from './session-oracle.ts';
 import { TokenChannel } from './token-channel.ts';
@@ -429,7 +431,7 @@ export class MarketDataBus implements MarketFeed {
     else entry.count += 1;
     let channel = state.channels[mode];
     if (channel === undefined) {
-      channel = new TokenChannel(seedFrom(state, mode));
+      channel = new TokenChannel(seedFrom(state.channels, mode));
       state.channels[mode] = channel;
     }
     this.plans.quotes = undefined;
@@ -740,35 +742,9 @@ export class MarketDataBus implements MarketFeed {
       const greeks = data[i];
       const state = this.greeksTokens.get(token);
       if (greeks === undefined || state === undefined) return;
-      const next: MarketGreeks = { token, greeks, receivedAt };
-      const prev = state.channel.last;
-      if (prev !== undefined && sameGreeks(prev.greeks, greeks)) state.channel.last = next;
-      else state.channel.publish(next);
+      publishGreeks(state.channel, { token, greeks, receivedAt });
     });
   }
-}
-
-/** The richest cached quote covering `mode`, projected down, to greet a new channel. */
-function seedFrom(state: QuoteTokenState, mode: QuoteMode): MarketQuote | undefined {
-  let best: MarketQuote | undefined;
-  for (const m of MODES_ASCENDING) {
-    if (!modeCovers(m, mode) || m === mode) continue;
-    const last = state.channels[m]?.last;
-    if (last !== undefined && (best === undefined || last.receivedAt >= best.receivedAt))
-      best = last;
-  }
-  if (best === undefined) return undefined;
-  return { ...best, mode, quote: projectQuote(best.quote, best.mode, mode) };
-}
-
-function sameGreeks(a: Greeks, b: Greeks): boolean {
-  return (
-    a.iv === b.iv &&
-    a.delta === b.delta &&
-    a.gamma === b.gamma &&
-    a.theta === b.theta &&
-    a.vega === b.vega
-  );
 }
 
 function isSessionError(error: unknown): boolean {
