@@ -366,6 +366,10 @@ export class ExecutionEngine {
   }
 
   private async handle(intent: RoutedIntent): Promise<void> {
+    // Checked before the pause and reconciliation guards: a cancel goes out at once
+    // while reconciling, and would find no order for a placement still waiting.
+    if ((intent.kind === 'cancel' || intent.kind === 'modify') && this.actOnDeferred(intent))
+      return;
     if (this.paused !== undefined) {
       this.defer(intent, `trading paused: ${this.paused}`);
       return;
@@ -394,6 +398,54 @@ export class ExecutionEngine {
     } catch (err) {
       this.onBrokerError(intent, err);
     }
+  }
+
+  /**
+   * A cancel or modify whose target is still deferred acts on the deferred intent, not
+   * at the broker (where there is no order yet): a cancel withdraws the placement (an
+   * `OrderDenied` event says so), a modify changes it before it goes out. One whose
+   * target has a deferred cancel or modify waits behind it, in order. True when taken.
+   */
+  private actOnDeferred(intent: (CancelIntent | ModifyIntent) & { strategyId: string }): boolean {
+    const concerns = (i: RoutedIntent): boolean =>
+      i.strategyId === intent.strategyId &&
+      ((i.kind === 'place' && i.id === intent.target) ||
+        ((i.kind === 'cancel' || i.kind === 'modify') && i.target === intent.target));
+    const at = this.deferred.findIndex((i) => i.kind === 'place' && concerns(i));
+    const waiting = this.deferred[at];
+    if (waiting?.kind === 'place') {
+      if (intent.kind === 'cancel') {
+        this.deferred.splice(at, 1);
+        this.options.logger.info(
+          { strategyId: intent.strategyId, intentId: intent.id, target: intent.target },
+          'cancel of a deferred placement: withdrawn before it was sent',
+        );
+        this.deny(
+          waiting,
+          `cancelled by intent "${intent.id}" before it was sent (it was deferred)`,
+        );
+        return true;
+      }
+      this.deferred[at] = {
+        ...waiting,
+        ...(intent.quantity === undefined ? {} : { quantity: intent.quantity }),
+        ...(intent.price === undefined ? {} : { price: intent.price }),
+        ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
+        ...(intent.orderType === undefined ? {} : { orderType: intent.orderType }),
+      };
+      this.emit({
+        type: 'IntentDeferred',
+        strategyId: intent.strategyId,
+        intentId: intent.id,
+        at: this.options.clock.now(),
+        intent,
+        reason: `applied to the deferred placement "${intent.target}", which goes out changed`,
+      });
+      return true;
+    }
+    if (!this.deferred.some(concerns)) return false;
+    this.defer(intent, `waiting behind a deferred intent for "${intent.target}"`);
+    return true;
   }
 
   /** Cancels every open order (shutdown, kill switch). */
