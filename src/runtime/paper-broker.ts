@@ -17,6 +17,7 @@ import { sleep } from '../clock/sleep.ts';
 import type { Variety } from '../domain/order-params.ts';
 import type { Broker } from '../execution/broker.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
+import { toModifyParams } from '../sim/engine/modify-params.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from '../sim/engine/order-engine.ts';
 import { toHistory } from '../sim/engine/order-records.ts';
 import { toOrderParams } from '../sim/engine/to-order-params.ts';
@@ -94,7 +95,11 @@ export class PaperBroker implements Broker {
   ): Promise<MessageResult> {
     await this.latency();
     return this.call('modifyOrder', () => {
-      const { params, reason } = toOrderParams(variety, request, (t) => this.market.instrument(t));
+      // As the simulator reads a modification: the order's own variety, its stop kept when
+      // the request leaves it empty (pytiqs modifies cover orders at the regular path).
+      const { params, reason } = toModifyParams(this.engine.order(orderId), variety, request, (t) =>
+        this.market.instrument(t),
+      );
       if (reason !== undefined) throw new SimError(400, 'BadRequestError', reason);
       this.engine.modify(orderId, variety, params);
       return { message: MODIFY_ACCEPTED };

@@ -148,6 +148,22 @@ export function runBrokerContract(
         expect(history[0]).toMatchObject({ reportType: 'Replaced', price });
       });
 
+      it('a cover order modified at the regular path without a stop keeps its stop price', async () => {
+        const stop = formatRupees((venue.quote(SBIN).bids[0]?.price ?? 0) - 400 * TICK);
+        const id = await place(
+          { order: 'LMT', price: restingPrice(40), bookLossPrice: stop, tags: 'cover-mod' },
+          'cover',
+        );
+        const price = restingPrice(30);
+        // pytiqs modifies every order at /order/regular/<id> and may leave the stop out.
+        await venue.broker.modifyOrder('regular', id, { ...modifyBase, order: 'LMT', price });
+        expect(await bookRecord(id)).toMatchObject({
+          orderStatus: 'OPEN',
+          price,
+          bookLossPrice: stop,
+        });
+      });
+
       it('a final order cannot be cancelled or modified: refused, unchanged', async () => {
         const id = await place({});
         const refused = { status: 400, errorCode: 'BadRequestError' };
