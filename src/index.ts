@@ -51,7 +51,46 @@ export {
   TiqsClient,
   type TiqsClientOptions,
 } from './api/tiqs-client.ts';
-export * from './calendar/index.ts';
+export {
+  CalendarDataError,
+  InvalidInstantError,
+  NoCalendarError,
+  type NoCalendarReason,
+} from './calendar/calendar-errors.ts';
+export {
+  type CalendarStatus,
+  CalendarStore,
+  type CalendarStoreLogger,
+  type CalendarStoreOptions,
+} from './calendar/calendar-store.ts';
+export { type Instant, toEpochMs } from './calendar/instant.ts';
+export { IST_OFFSET_MINUTES, IST_ZONE, toIstIso } from './calendar/ist.ts';
+export { mergeHolidays } from './calendar/merge-holidays.ts';
+export {
+  atSessionOpen$,
+  atTimeIst$,
+  beforeClose$,
+  type CalendarSource,
+  type CalendarTick,
+  everyWhileOpen$,
+} from './calendar/schedules.ts';
+export {
+  DEFAULT_EXCHANGE_SESSIONS,
+  type ExchangeSessionConfig,
+  type ExchangeSessionOverrides,
+  type TimeOfDayRange,
+} from './calendar/session-config.ts';
+export {
+  type CalendarDate,
+  type CalendarOptions,
+  type MarketPhase,
+  type OutsideCoverage,
+  type Session,
+  type SessionKind,
+  type SpecialOnTradingDay,
+  TradingCalendar,
+  type TradingDay,
+} from './calendar/trading-calendar.ts';
 export type { Clock } from './clock/clock.ts';
 export { LiveClock } from './clock/live-clock.ts';
 export { schedulerClock } from './clock/scheduler-clock.ts';
@@ -75,7 +114,28 @@ export {
   roundToTick,
   type TickRounding,
 } from './domain/money.ts';
-export * from './domain/order-params.ts';
+export {
+  EXCHANGES,
+  type Exchange,
+  type OptionChainExchange,
+  type OptionType,
+  ORDER_STATUSES,
+  ORDER_TYPES,
+  type OrderStatus,
+  type OrderType,
+  PRODUCTS,
+  type Product,
+  QUOTE_MODES,
+  type QuoteMode,
+  REPORT_TYPES,
+  type ReportType,
+  TRANSACTION_TYPES,
+  type TransactionType,
+  VALIDITIES,
+  VARIETIES,
+  type Validity,
+  type Variety,
+} from './domain/order-params.ts';
 export type { Broker } from './execution/broker.ts';
 export {
   ExecutionEngine,
@@ -89,7 +149,41 @@ export {
   createLogger,
   type LogLevel,
 } from './logging/create-logger.ts';
-export * from './market-data/index.ts';
+export type { HealthEvent, HealthStatus, StaleEvent } from './market-data/health.ts';
+export {
+  MarketDataBus,
+  type MarketDataBusOptions,
+  type MarketDataBusStats,
+  type SubscribeOptions,
+} from './market-data/market-data-bus.ts';
+export type { MarketFeed } from './market-data/market-feed.ts';
+export { type MarketGreeks, type MarketQuote, sourceTimeOf } from './market-data/market-quote.ts';
+export { atmStrike, nearestStrike, strikeStep } from './market-data/options/atm-strike.ts';
+export {
+  type ExpiryChoice,
+  expiryDay,
+  nearestMonthlyExpiry,
+  nearestWeeklyExpiry,
+  selectExpiry,
+} from './market-data/options/expiry.ts';
+export {
+  type ChainUnresolvedReason,
+  type OptionChain,
+  type OptionChainSource,
+  type ResolveChainRequest,
+  type ResolveChainResult,
+  resolveOptionChain,
+} from './market-data/options/option-chain-resolver.ts';
+export { type OptionContract, toOptionContract } from './market-data/options/option-contract.ts';
+export {
+  type ContractGreeks,
+  pickByDelta,
+  pickByOffset,
+} from './market-data/options/pick-strike.ts';
+export { modeCovers, projectQuote } from './market-data/project-quote.ts';
+export type { QuoteSource } from './market-data/quote-source.ts';
+export { ALWAYS_OPEN, type SessionOracle } from './market-data/session-oracle.ts';
+export { type DataHealth, StrategyMarket } from './market-data/strategy-market.ts';
 export { Kernel, type KernelOptions } from './runtime/kernel.ts';
 export { PaperBroker } from './runtime/paper-broker.ts';
 export {
