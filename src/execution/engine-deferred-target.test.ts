@@ -1,83 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { SessionError } from '../api/errors/session-error.ts';
-import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
-import type { PlaceOrderResult } from '../api/schemas/order-requests.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
-import type { PlaceIntent } from '../strategy/intents.ts';
-import type { Broker } from './broker.ts';
-import { ExecutionEngine, type SessionGate } from './execution-engine.ts';
+import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
 import type { OrderEvent } from './order-events.ts';
+import { OPEN_SESSION, placeIntent, scriptedBroker, settle } from './testing/engine-fixtures.ts';
 
-const OPEN: SessionGate = { isOpen: () => true, nextOpen: () => undefined };
-
-const place = (id: string): PlaceIntent & { strategyId: string } => ({
-  kind: 'place',
-  strategyId: 's1',
-  id,
-  instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
-  side: 'B',
-  quantity: 1,
-  orderType: 'LMT',
-  price: 10_000,
-  product: 'I',
-});
-
-/** Lets promise continuations run (no timers: the clock is virtual). */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 50; i++) await Promise.resolve();
-}
-
-/** A broker whose book reads hang until `release()`; then both books read empty. */
-function stalledBooks() {
-  const placed: Array<{ tag: string; quantity: string; price: string }> = [];
-  const cancelled: string[] = [];
-  const modified: string[] = [];
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const broker: Broker = {
-    placeOrder: (_variety, request) => {
-      placed.push({ tag: request.tags ?? '', quantity: request.quantity, price: request.price });
-      return Promise.resolve({ orderNo: `N${placed.length}` } as PlaceOrderResult);
-    },
-    modifyOrder: (_variety, orderId) => {
-      modified.push(orderId);
-      return Promise.resolve({} as never);
-    },
-    cancelOrder: (_variety, orderId) => {
-      cancelled.push(orderId);
-      return Promise.resolve({} as never);
-    },
-    orderHistory: () => Promise.resolve([]),
-    orderBook: () => gate.then((): OrderBookRecord[] => []),
-    tradeBook: () => gate.then((): TradeBookRecord[] => []),
-  };
-  return { broker, placed, cancelled, modified, release: () => release() };
-}
+const place = (id: string) => placeIntent(id, { orderType: 'LMT', price: 10_000 });
 
 /** An engine restarted over a journal with one order (e1), its book read stalled. */
 async function restartedUnreconciled() {
   const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
   const journal = new MemoryJournal();
-  const first = stalledBooks();
+  const first = scriptedBroker({ books: 'stalled' });
   const logger = memoryLogger().logger;
   const before = new ExecutionEngine({
     broker: first.broker,
     clock,
     logger,
-    sessions: OPEN,
+    sessions: OPEN_SESSION,
     journal,
   });
   await before.submit(place('e1'));
-  const second = stalledBooks();
+  const second = scriptedBroker({ books: 'stalled' });
   const engine = new ExecutionEngine({
     broker: second.broker,
     clock,
     logger,
-    sessions: OPEN,
+    sessions: OPEN_SESSION,
     journal,
   });
   const events: OrderEvent[] = [];
@@ -136,13 +87,13 @@ describe('a cancel or modify whose target is still deferred', () => {
     // How this was checked: with the earlier engine, c5 was deferred behind e5, both
     // flushed at resume; e5 was placed and c5 denied (no order id yet).
     const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
-    const b = stalledBooks();
+    const b = scriptedBroker({ books: 'stalled' });
     b.release();
     const engine = new ExecutionEngine({
       broker: b.broker,
       clock,
       logger: memoryLogger().logger,
-      sessions: OPEN,
+      sessions: OPEN_SESSION,
       onSessionRefused: () => undefined,
     });
     const events: OrderEvent[] = [];

@@ -1,25 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
 import type { PlaceOrderRequest } from '../api/schemas/order-requests.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
 import type { Broker } from './broker.ts';
-import { ExecutionEngine, type SessionGate } from './execution-engine.ts';
+import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
 import type { OrderEvent } from './order-events.ts';
+import { OPEN_SESSION, scriptedBroker } from './testing/engine-fixtures.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
-const OPEN: SessionGate = { isOpen: () => true, nextOpen: () => undefined };
-
 /** A broker whose books are empty: every order is absent from them. */
-const emptyBooks = (): Broker => ({
-  placeOrder: () => Promise.reject(new Error('must not place')),
-  modifyOrder: () => Promise.reject(new Error('not used')),
-  cancelOrder: () => Promise.reject(new Error('not used')),
-  orderHistory: () => Promise.resolve([]),
-  orderBook: () => Promise.resolve<OrderBookRecord[]>([]),
-  tradeBook: () => Promise.resolve<TradeBookRecord[]>([]),
-});
+const emptyBooks = (): Broker => scriptedBroker({ placements: 'refuse' }).broker;
 
 describe('ExecutionEngine.recover of an attempt a stop counted as not placed', () => {
   it('on a later day marks it unresolved (absence on a later day proves nothing), not rejected', async () => {
@@ -62,7 +53,7 @@ describe('ExecutionEngine.recover of an attempt a stop counted as not placed', (
       broker: emptyBooks(),
       clock,
       logger: memoryLogger().logger,
-      sessions: OPEN,
+      sessions: OPEN_SESSION,
       journal,
     });
     const events: OrderEvent[] = [];

@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
-import type { PlaceIntent } from '../strategy/intents.ts';
-import type { Broker } from './broker.ts';
 import { ExecutionEngine } from './execution-engine.ts';
+import { placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
 
-const broker: Broker = {
-  placeOrder: () => Promise.reject(new Error('must not place')),
-  modifyOrder: () => Promise.reject(new Error('not used')),
-  cancelOrder: () => Promise.reject(new Error('not used')),
-  orderHistory: () => Promise.resolve([]),
-  orderBook: () => Promise.resolve<OrderBookRecord[]>([]),
-  tradeBook: () => Promise.resolve<TradeBookRecord[]>([]),
-};
+const { broker } = scriptedBroker({ placements: 'refuse' });
 
-const exit: PlaceIntent & { strategyId: string } = {
-  kind: 'place',
-  strategyId: 's1',
-  id: 'exit1',
-  instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
-  side: 'S',
-  quantity: 1,
-  orderType: 'MKT',
-  product: 'I',
-};
+const exit = placeIntent('exit1', { side: 'S' });
 
 describe('ExecutionEngine.shutdown with deferred intents', () => {
   it('lists dropped placements and square-offs in unfinished and warns for each', async () => {
