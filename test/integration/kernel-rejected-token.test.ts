@@ -7,6 +7,7 @@ import { parseConfig } from '../../src/config/load-config.ts';
 import { memoryLogger } from '../../src/market-data/testing/fake-quote-source.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
 
 let sim: RunningSimulator | undefined;
 let kernel: Kernel | undefined;
@@ -17,15 +18,6 @@ afterEach(async () => {
   kernel = undefined;
   sim = undefined;
 });
-
-/** Waits (real time, loopback I/O only) until no request is in flight; bounded. */
-async function settle(state: { inFlight: number }): Promise<void> {
-  for (let quiet = 0, i = 0; quiet < 3; i++) {
-    if (i >= 2_000) throw new Error('settle: requests still in flight after ~2 s');
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    quiet = state.inFlight === 0 ? quiet + 1 : 0;
-  }
-}
 
 const root = process.cwd();
 const configText = (stateDir: string) => `
@@ -51,15 +43,6 @@ describe('kernel: a token the service rejects, in one strategy', () => {
   it('keeps both strategies fed, tells the one that asked, and the summary names it', async () => {
     const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
     sim = await startSimulator({ clock, seed: 3 });
-    const state = { inFlight: 0 };
-    const counting: typeof fetch = async (input, init) => {
-      state.inFlight += 1;
-      try {
-        return await fetch(input, init);
-      } finally {
-        state.inFlight -= 1;
-      }
-    };
     const log = memoryLogger('info');
     const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
     kernel = await Kernel.create({
@@ -68,12 +51,12 @@ describe('kernel: a token the service rejects, in one strategy', () => {
       logger: log.logger,
       clock,
       endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
-      fetch: counting,
+      fetch: countedFetch,
     });
     await kernel.start();
     for (let ms = 0; ms < 11_000; ms += 125) {
       clock.advanceBy(125);
-      await settle(state);
+      await ioSettled();
     }
 
     const lines = (msg: string, strategy?: string) =>

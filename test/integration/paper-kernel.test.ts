@@ -8,6 +8,7 @@ import { parseConfig } from '../../src/config/load-config.ts';
 import type { OrderEvent } from '../../src/execution/order-events.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
 
 let sim: RunningSimulator | undefined;
 let kernel: Kernel | undefined;
@@ -18,28 +19,6 @@ afterEach(async () => {
   kernel = undefined;
   sim = undefined;
 });
-
-function countingFetch() {
-  const state = { inFlight: 0 };
-  const f: typeof fetch = async (input, init) => {
-    state.inFlight += 1;
-    try {
-      return await fetch(input, init);
-    } finally {
-      state.inFlight -= 1;
-    }
-  };
-  return { state, fetch: f };
-}
-
-/** Waits (real time, loopback I/O only) until no request is in flight. */
-async function settle(state: { inFlight: number }): Promise<void> {
-  for (let quiet = 0, i = 0; quiet < 3; i++) {
-    if (i >= 2_000) throw new Error('settle: requests still in flight after ~2 s');
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    quiet = state.inFlight === 0 ? quiet + 1 : 0;
-  }
-}
 
 const root = process.cwd();
 // Absolute module paths: the test holds whichever folder relative paths resolve against.
@@ -71,7 +50,6 @@ logging:
 async function startPaperKernel(start: string, edit: (text: string) => string = (t) => t) {
   const clock = new VirtualClock(Date.parse(start));
   sim = await startSimulator({ clock, seed: 11 });
-  const counter = countingFetch();
   const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
   kernel = await Kernel.create({
     config: parseConfig(edit(configText(stateDir)), 'config/test.yaml', {}),
@@ -79,14 +57,14 @@ async function startPaperKernel(start: string, edit: (text: string) => string = 
     logger: pino({ level: 'silent' }),
     clock,
     endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
-    fetch: counter.fetch,
+    fetch: countedFetch,
   });
   const events: OrderEvent[] = [];
   kernel.engine.events$.subscribe((e) => events.push(e));
   await kernel.start();
   const step = async (): Promise<void> => {
     clock.advanceBy(1_000);
-    await settle(counter.state);
+    await ioSettled();
   };
   return { clock, sim, kernel, events, step };
 }
