@@ -1,71 +1,30 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Pacer } from '../../src/api/pacing/pacer.ts';
 import { DEFAULT_RATE_LIMITS } from '../../src/api/pacing/rate-limits.ts';
-import { TiqsClient } from '../../src/api/tiqs-client.ts';
-import { TradingCalendar } from '../../src/calendar/trading-calendar.ts';
-import { VirtualClock } from '../../src/clock/virtual-clock.ts';
+import type { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import type { HealthEvent } from '../../src/market-data/health.ts';
-import { MarketDataBus, type MarketDataBusOptions } from '../../src/market-data/market-data-bus.ts';
-import { memoryLogger } from '../../src/market-data/testing/fake-quote-source.ts';
-import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
-import { SIM_HOLIDAYS } from '../../src/sim/sim-holidays.ts';
+import type { MarketDataBus, MarketDataBusOptions } from '../../src/market-data/market-data-bus.ts';
+import { busSettled, range, SESSION_START, useBusOnSim } from '../helpers/bus-on-sim.ts';
 
-/** Friday 20 Nov 2026, 10:00 IST: inside the regular session. */
-const START = Date.parse('2026-11-20T04:30:00Z');
-/** Option tokens of the simulator's NIFTY chain start here; 1 is no instrument at all. */
-const range = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
 const BAD = 1;
 
-let sim: RunningSimulator | undefined;
-let bus: MarketDataBus | undefined;
-afterEach(async () => {
-  bus?.close();
-  await sim?.close();
-  sim = undefined;
-  bus = undefined;
-});
-
-/** Waits (real time, for loopback I/O) until the bus has no request in flight; bounded. */
-async function settle(b: MarketDataBus): Promise<void> {
-  for (let i = 0; i < 2_000 && b.stats.inFlightRequests > 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  expect(b.stats.inFlightRequests).toBe(0);
-}
+const setUpBus = useBusOnSim();
 
 /** Moves virtual time in small steps, letting each spaced send reach the simulator. */
 async function advance(clock: VirtualClock, b: MarketDataBus, ms: number, step = 25) {
   for (let done = 0; done < ms; done += step) {
     clock.advanceBy(Math.min(step, ms - done));
-    await settle(b);
+    await busSettled(b);
   }
 }
 
-async function setUp(
-  options: Partial<MarketDataBusOptions>,
-): Promise<{ clock: VirtualClock; b: MarketDataBus; s: RunningSimulator }> {
-  const clock = new VirtualClock(START);
-  sim = await startSimulator({ clock, seed: 5 });
-  const client = new TiqsClient({
-    baseUrl: sim.url,
-    appId: 'sim-app',
-    token: 'sim-token',
-    clock,
-    retry: { limit: 0 },
-    // A client pacer that never holds a quote back: the bus's own budget must hold.
-    pacer: new Pacer(clock, {
-      ...DEFAULT_RATE_LIMITS,
-      quote: [{ limit: 1_000, intervalMs: 1_000 }],
-    }),
-  });
-  bus = new MarketDataBus({
-    source: client,
-    clock,
-    sessions: TradingCalendar.fromHolidays(SIM_HOLIDAYS),
-    logger: memoryLogger('warn').logger,
-    intervalMs: 1_000,
-    ...options,
-  });
+/** A bus on the simulator whose client pacer never holds a quote back: the bus's own budget must hold. */
+async function setUp(options: Partial<MarketDataBusOptions>) {
+  const { clock, bus, sim } = await setUpBus(
+    options,
+    (clock) =>
+      new Pacer(clock, { ...DEFAULT_RATE_LIMITS, quote: [{ limit: 1_000, intervalMs: 1_000 }] }),
+  );
   return { clock, b: bus, s: sim };
 }
 
@@ -81,15 +40,15 @@ describe('market-data bus against the simulator: tokens the service rejects', ()
     });
 
     clock.advanceBy(0);
-    await settle(b);
+    await busSettled(b);
     // The service refused the whole batch (404 naming the token); nobody got a quote.
     expect(s.stats.responses(404)).toBe(1);
     expect(got.size).toBe(0);
 
     await advance(clock, b, 1_000);
-    // The very next interval: all 49 valid tokens, in one request, at START + 1 s.
+    // The very next interval: all 49 valid tokens, in one request, at SESSION_START + 1 s.
     expect([...got.keys()].sort((x, y) => x - y)).toEqual(range(40_000, 49));
-    for (const times of got.values()) expect(times).toEqual([START + 1_000]);
+    for (const times of got.values()) expect(times).toEqual([SESSION_START + 1_000]);
     // The batch, the named token checked alone one budget slot later, the 49.
     expect(s.stats.count('quotes')).toBe(3);
     expect(s.stats.responses(404)).toBe(2);
