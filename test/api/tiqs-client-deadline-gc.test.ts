@@ -1,14 +1,12 @@
-import type { ServerResponse } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/api/errors/outcome-unknown-error.ts';
 import { TimeoutError } from '../../src/api/errors/timeout-error.ts';
-import { Pacer } from '../../src/api/pacing/pacer.ts';
-import { TiqsClient } from '../../src/api/tiqs-client.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import * as fx from '../helpers/fixtures.ts';
-import { type RawRequest, type RawTestServer, startRawServer, until } from './raw-test-server.ts';
+import { deadlineClient, stall, track } from './deadline-fixtures.ts';
+import { type RawTestServer, startRawServer, until } from './raw-test-server.ts';
 
 // A full collection on demand: what a loaded process does on its own at random moments.
 setFlagsFromString('--expose-gc');
@@ -22,46 +20,8 @@ afterEach(async () => {
 
 const TIMEOUT_MS = 2_000;
 
-/** Headers and the start of a JSON body, then nothing (the socket stays open). */
-function stall(_req: RawRequest, res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.write('{"status":"success","data":');
-}
-
-/** A client whose deadline runs on `deadlineClock`; `headers` counts answers whose headers came. */
-function client(url: string, deadlineClock: VirtualClock, headers: { n: number }): TiqsClient {
-  const clock = new VirtualClock(0, { auto: true });
-  return new TiqsClient({
-    baseUrl: url,
-    appId: 'app',
-    token: 'tok',
-    clock,
-    timeoutClock: deadlineClock,
-    timeoutMs: TIMEOUT_MS,
-    retry: { limit: 0 },
-    pacer: new Pacer(clock),
-    fetch: async (input, init) => {
-      const res = await fetch(input, init);
-      headers.n++;
-      return res;
-    },
-  });
-}
-
-/** Settles `p` into an inspectable box. */
-function track<T>(p: Promise<T>): { settled: boolean; error: unknown } {
-  const box = { settled: false, error: undefined as unknown };
-  p.then(
-    () => {
-      box.settled = true;
-    },
-    (err: unknown) => {
-      box.settled = true;
-      box.error = err;
-    },
-  );
-  return box;
-}
+const client = (url: string, deadlineClock: VirtualClock, headers: { n: number }) =>
+  deadlineClient(url, deadlineClock, TIMEOUT_MS, headers);
 
 // Seen in the e2e whole session on a loaded runner: after a stalled order-book answer,
 // order tracking stopped for the rest of the day. ky gives fetch its own Request, whose

@@ -3,10 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/api/errors/outcome-unknown-error.ts';
 import { TimeoutError } from '../../src/api/errors/timeout-error.ts';
 import { TiqsError } from '../../src/api/errors/tiqs-error.ts';
-import { Pacer } from '../../src/api/pacing/pacer.ts';
-import { TiqsClient } from '../../src/api/tiqs-client.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import * as fx from '../helpers/fixtures.ts';
+import { deadlineClient, stall, track } from './deadline-fixtures.ts';
 import { type RawRequest, type RawTestServer, startRawServer, until } from './raw-test-server.ts';
 
 let server: RawTestServer | undefined;
@@ -20,62 +19,19 @@ afterEach(async () => {
 const TIMEOUT_MS = 10_000;
 
 /** Responses whose headers reached the client (its fetch resolved) in the current test. */
-let headersIn = 0;
+const headersIn = { n: 0 };
 afterEach(() => {
-  headersIn = 0;
+  headersIn.n = 0;
 });
 
-/**
- * A client whose deadline runs on `deadlineClock`, moved by hand; pacing costs nothing.
- * Its fetch counts answers whose headers arrived, so a test can wait for them (a loaded
- * machine may take longer than any fixed pause) before moving the deadline.
- */
-function client(url: string, deadlineClock: VirtualClock): TiqsClient {
-  const clock = new VirtualClock(0, { auto: true });
-  const counted: typeof fetch = async (input, init) => {
-    const res = await fetch(input, init);
-    headersIn++;
-    return res;
-  };
-  return new TiqsClient({
-    fetch: counted,
-    baseUrl: url,
-    appId: 'app',
-    token: 'tok',
-    clock,
-    timeoutClock: deadlineClock,
-    timeoutMs: TIMEOUT_MS,
-    retry: { limit: 0 },
-    pacer: new Pacer(clock),
-  });
-}
-
-/** Headers and the start of a JSON body, then nothing. */
-function stall(_req: RawRequest, res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.write('{"status":"success","data":');
-}
+const client = (url: string, deadlineClock: VirtualClock) =>
+  deadlineClient(url, deadlineClock, TIMEOUT_MS, headersIn);
 
 /** Headers, then one byte of whitespace every 5 ms, forever: the body never ends. */
 function trickle(_req: RawRequest, res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.write('{"status":"success","data":');
   timers.push(setInterval(() => res.write(' '), 5));
-}
-
-/** Settles `p` into an inspectable box, so a test can see it is still pending. */
-function track<T>(p: Promise<T>): { settled: boolean; error: unknown } {
-  const box = { settled: false, error: undefined as unknown };
-  p.then(
-    () => {
-      box.settled = true;
-    },
-    (err: unknown) => {
-      box.settled = true;
-      box.error = err;
-    },
-  );
-  return box;
 }
 
 /** Lets loopback I/O run for a moment (a bounded real wait, no timer logic depends on it). */
@@ -93,7 +49,7 @@ describe('TiqsClient: one total deadline, body included', () => {
     const deadlineClock = new VirtualClock(0);
     const box = track(client(server.url, deadlineClock).holidays());
     // The body is what stalls: the headers must be in before the deadline moves.
-    await until(() => headersIn === 1, 10_000);
+    await until(() => headersIn.n === 1, 10_000);
     deadlineClock.advanceBy(TIMEOUT_MS - 1);
     await ioTurn();
     expect(box.settled).toBe(false);
@@ -108,7 +64,7 @@ describe('TiqsClient: one total deadline, body included', () => {
     server = await startRawServer(trickle);
     const deadlineClock = new VirtualClock(0);
     const box = track(client(server.url, deadlineClock).placeOrder('regular', fx.placeBody));
-    await until(() => headersIn === 1, 10_000);
+    await until(() => headersIn.n === 1, 10_000);
     deadlineClock.advanceBy(TIMEOUT_MS);
     await until(() => box.settled);
     expect(box.error).toBeInstanceOf(OutcomeUnknownError);
