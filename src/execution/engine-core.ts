@@ -1,0 +1,48 @@
+import type { SessionError } from '../api/errors/session-error.ts';
+import type { PlaceIntent, RoutedIntent } from '../strategy/intents.ts';
+import type { ExecutionEngineOptions, SessionGate } from './engine-options.ts';
+import type { Journal } from './journal.ts';
+import type { OrderEvent } from './order-events.ts';
+import type { OrderTracker } from './order-tracker.ts';
+import type { PositionBook } from './position-book.ts';
+import type { RiskLimits } from './risk/risk-limits.ts';
+import type { TrackedOrder } from './tracked-order.ts';
+
+/**
+ * What the engine's parts (placement, amendment, square-off, stop) share: the
+ * engine's collaborators and the few operations that cross parts. The engine builds
+ * one and hands it to each part, so no part reaches into another's state.
+ */
+export interface EngineCore {
+  readonly options: ExecutionEngineOptions;
+  readonly tracker: OrderTracker;
+  readonly journal: Journal;
+  readonly positions: PositionBook;
+  readonly limits: RiskLimits;
+  /** The kill switch has tripped today. */
+  readonly killed: boolean;
+  /** Intents are still taken (false once stopping). */
+  readonly accepting: boolean;
+  /** Journals an event (with its order and fill), then publishes it. */
+  emit(event: OrderEvent): void;
+  /** Writes an order's state. */
+  persist(order: TrackedOrder): void;
+  /** Refuses an intent with an `OrderDenied` event. */
+  deny(intent: RoutedIntent, reason: string): void;
+  /** Keeps an intent for later (the open, a new token, reconciliation). */
+  defer(intent: RoutedIntent, reason: string, until?: number): void;
+  /** The current calendar, if one has loaded. */
+  sessions(): SessionGate | undefined;
+  /** Pauses trading on a refused session. */
+  pause(err: SessionError): void;
+  /** Turns a broker failure into a pause, a rejection or a denial. */
+  onBrokerError(intent: RoutedIntent, err: unknown): void;
+  /** Places (or re-places `reuse`) an order; `system` orders may reuse an intent id. */
+  place(
+    intent: PlaceIntent & { strategyId: string },
+    reuse?: TrackedOrder,
+    system?: boolean,
+  ): Promise<void>;
+  /** Asks once to cancel an order; throws only for a refused session. */
+  requestCancel(order: TrackedOrder): Promise<void>;
+}

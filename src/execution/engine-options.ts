@@ -1,0 +1,56 @@
+import type { Logger } from 'pino';
+import type { SessionError } from '../api/errors/session-error.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { Broker } from './broker.ts';
+import type { Journal } from './journal.ts';
+import type { PositionBook } from './position-book.ts';
+import type { RiskQuote } from './risk/risk-gate.ts';
+import type { RiskLimits } from './risk/risk-limits.ts';
+
+/** When the market is open; the trading calendar satisfies it. */
+export interface SessionGate {
+  isOpen(at: number): boolean;
+  nextOpen(after: number): number | undefined;
+}
+
+/** Options of {@link ExecutionEngine}. */
+export interface ExecutionEngineOptions {
+  broker: Broker;
+  clock: Clock;
+  logger: Logger;
+  /**
+   * The calendar, or a getter of the current one; `undefined` means none could be
+   * loaded, and nothing is sent.
+   */
+  sessions: SessionGate | undefined | (() => SessionGate | undefined);
+  trackIntervalMs?: number;
+  /** Grace before an unknown placement that is absent from the book counts as not placed. */
+  unknownGraceMs?: number;
+  positions?: PositionBook;
+  /** Durable record of orders, fills and events; default in memory. */
+  journal?: Journal;
+  risk?: Partial<RiskLimits>;
+  /** Last price and band of an instrument, for risk checks and marking. */
+  quote?: (token: string) => RiskQuote | undefined;
+  /** Modifications the service allows per order. */
+  maxModifications?: number;
+  /**
+   * Told when the service refuses the session (401/403) and trading pauses. With it,
+   * the engine logs no line of its own: the kernel's one notice speaks for every
+   * component. Without it, the engine logs the remedy itself.
+   */
+  onSessionRefused?: (err: SessionError) => void;
+  /**
+   * How long {@link ExecutionEngine.recover} waits for the broker's books before it
+   * returns and lets reconciliation finish in the background. Default 5 000 ms.
+   */
+  recoverWaitMs?: number;
+}
+
+/** Options of {@link ExecutionEngine.shutdown}. */
+export interface ShutdownOptions {
+  /** Aborts when the stop's budget is spent; default: no limit. */
+  signal?: AbortSignal;
+  /** Between re-reads of the book while cancels and exits settle. Default 500 ms. */
+  retryMs?: number;
+}

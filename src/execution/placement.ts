@@ -1,0 +1,292 @@
+import { OutcomeUnknownError } from '../api/errors/outcome-unknown-error.ts';
+import { SessionError } from '../api/errors/session-error.ts';
+import type { OrderBookRecord } from '../api/schemas/order-records.ts';
+import type { PlaceIntent } from '../strategy/intents.ts';
+import type { EngineCore } from './engine-core.ts';
+import { exposureOf } from './exposure.ts';
+import { istDay } from './ist-day.ts';
+import { checkPlace } from './risk/risk-gate.ts';
+import type { TrackedOrder } from './tracked-order.ts';
+import { toPlaceRequest } from './wire-order.ts';
+
+/**
+ * Placing orders: tags written to the journal before the send, the day's placement
+ * count, one re-placement of an attempt the book shows absent, and the cancel of a
+ * duplicate that surfaces after it. Owns the tag sequence, the per-day counts and the
+ * attempts a stop counted as not placed.
+ */
+export class Placements {
+  private seq = 0;
+  /** Placements per IST day (system orders excluded), for the daily limit. */
+  private readonly perDay = new Map<number, number>();
+  /** Attempts a stop counted as not placed (absent from the book past the grace). */
+  readonly notPlacedAtStop: TrackedOrder[] = [];
+
+  constructor(private readonly core: EngineCore) {}
+
+  /** Rebuilds the day counts and the tag sequence from the journal's orders. */
+  restore(orders: readonly TrackedOrder[]): void {
+    for (const order of orders) {
+      if (order.system !== true) {
+        const day = istDay(order.placedAt);
+        this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
+      }
+    }
+    const seqs = orders
+      .map((o) => Number.parseInt(o.tag.split(/[-/]/).at(-1) ?? '0', 36))
+      .filter(Number.isFinite);
+    this.seq = Math.max(0, ...seqs);
+  }
+
+  private newTag(strategyId: string): string {
+    this.seq += 1;
+    return `${strategyId}-${this.core.options.clock.now().toString(36)}-${this.seq.toString(36)}`;
+  }
+
+  async place(
+    intent: PlaceIntent & { strategyId: string },
+    reuse?: TrackedOrder,
+    system = false,
+  ): Promise<void> {
+    const { clock } = this.core.options;
+    let again = reuse;
+    const existing = this.core.tracker.byIntent(intent.strategyId, intent.id);
+    // An order the service refused for an expired session was never placed: after the
+    // pause it goes out under the same intent and record.
+    if (existing?.sessionRefused === true && again === undefined) {
+      delete existing.sessionRefused;
+      again = existing;
+    }
+    if (existing !== undefined && again === undefined && !system) {
+      this.core.deny(intent, `intent id "${intent.id}" was already used`);
+      return;
+    }
+    const sessions = this.core.sessions();
+    if (sessions === undefined) {
+      // Start-up goes on while the service is silent; the intent waits for a calendar
+      // (the kernel retries deferred intents when one loads) rather than being lost.
+      this.core.defer(intent, 'no trading calendar yet: waiting for the service');
+      return;
+    }
+    const now = clock.now();
+    let amo = false;
+    if (!sessions.isOpen(now)) {
+      if (intent.afterHours === 'amo') amo = true;
+      else {
+        this.core.defer(intent, 'market closed', sessions.nextOpen(now));
+        return;
+      }
+    }
+    const day = istDay(now);
+    const exposure = exposureOf(
+      this.core.positions,
+      this.core.tracker,
+      intent.strategyId,
+      intent.instrument.token,
+      again,
+    );
+    const verdict = checkPlace(
+      intent,
+      {
+        openOrders: this.core.tracker.active().filter((o) => o !== again).length,
+        position: exposure.position + exposure.pending,
+        placementsToday: this.perDay.get(day) ?? 0,
+        killed: this.core.killed,
+        quote: this.core.options.quote?.(intent.instrument.token),
+      },
+      this.core.limits,
+    );
+    if (!verdict.ok) {
+      this.core.deny(intent, verdict.reason);
+      return;
+    }
+    if (verdict.notes.length > 0)
+      this.core.options.logger.info(
+        { intentId: intent.id, notes: verdict.notes },
+        'intent adjusted by risk',
+      );
+    const checked = { ...verdict.intent, strategyId: intent.strategyId };
+    const tag = this.newTag(intent.strategyId);
+    const request = toPlaceRequest(checked, tag, amo);
+    let order: TrackedOrder;
+    if (again === undefined) {
+      order = {
+        strategyId: intent.strategyId,
+        intentId: intent.id,
+        tag,
+        variety: checked.variety ?? 'regular',
+        intent: checked,
+        request,
+        status: 'submitting',
+        quantity: checked.quantity,
+        filledQuantity: 0,
+        fills: new Set(),
+        replacements: 0,
+        modifications: 0,
+        placedAt: now,
+        acceptedSeen: false,
+        openedSeen: false,
+        ...(system ? { system: true } : {}),
+      };
+      // Its first row is written with the OrderSubmitted event below, before the send.
+      this.core.tracker.track(order);
+    } else {
+      order = again;
+      const oldTag = order.tag;
+      // The earlier attempt's row is closed in the same transaction that opens this one,
+      // so a restart never takes it for a live order; its tag is still watched for.
+      const superseded: TrackedOrder = { ...order, status: 'replaced' };
+      order.previousTags = [...(order.previousTags ?? []), oldTag];
+      order.tag = tag;
+      order.request = request;
+      order.status = 'submitting';
+      order.placedAt = now;
+      delete order.unknownSince;
+      this.core.tracker.rekey(oldTag, order);
+      this.core.journal.commit({ orders: [superseded, order], at: now });
+    }
+    // The tag is in the journal before the request is sent: after a crash it is known.
+    this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
+    this.core.emit({
+      type: 'OrderSubmitted',
+      strategyId: intent.strategyId,
+      intentId: intent.id,
+      tag,
+      at: now,
+      intent: checked,
+    });
+    try {
+      const result = await this.core.options.broker.placeOrder(order.variety, request);
+      // A poll may have seen the order (and its final state) before this answer.
+      order.orderId ??= result.orderNo;
+      if (order.status === 'submitting' || order.status === 'unknown') order.status = 'pending';
+      this.core.persist(order);
+    } catch (err) {
+      if (err instanceof OutcomeUnknownError) {
+        if (order.status === 'submitting') {
+          order.status = 'unknown';
+          order.unknownSince = clock.now();
+          this.core.persist(order);
+        }
+        this.core.options.logger.warn(
+          { tag, strategyId: intent.strategyId },
+          'placement outcome unknown; reconciling by tag, not resending',
+        );
+        return;
+      }
+      order.status = 'rejected';
+      if (err instanceof SessionError) order.sessionRefused = true;
+      this.core.persist(order);
+      throw err;
+    }
+  }
+
+  /** The tracker found an attempt of unknown outcome absent past the grace period. */
+  async replaceAbsent(order: TrackedOrder): Promise<void> {
+    const now = this.core.options.clock.now();
+    const base = {
+      strategyId: order.strategyId,
+      intentId: order.intentId,
+      tag: order.tag,
+      at: now,
+    };
+    if (!this.core.accepting) {
+      this.giveUpAtStop(order, now);
+      return;
+    }
+    if (istDay(order.placedAt) !== istDay(now)) {
+      // The day's book no longer lists an earlier day's orders: absence proves nothing,
+      // even for an attempt a stop counted as not placed (checked first for that).
+      order.status = 'unresolved';
+      this.core.options.logger.error(
+        { tag: order.tag, placedAt: new Date(order.placedAt).toISOString() },
+        'an order from an earlier day never had its outcome confirmed; not placing it again: check it with the broker',
+      );
+      this.core.emit({
+        type: 'OrderRejected',
+        ...base,
+        reason: 'unresolved: outcome never confirmed on its day; not re-placed',
+      });
+      return;
+    }
+    if (order.notPlacedAtStop !== undefined) {
+      // Absent at the stop and again now, the same day: not placed. Never re-placed: the intent
+      // belongs to a run that has ended.
+      order.status = 'rejected';
+      this.core.emit({
+        type: 'OrderRejected',
+        ...base,
+        reason: 'not placed: absent from the book at the last stop and again at start',
+      });
+      return;
+    }
+    if (order.replacements >= 1) {
+      order.status = 'rejected';
+      this.core.emit({
+        type: 'OrderRejected',
+        ...base,
+        reason: 'placement outcome unknown twice; giving up',
+      });
+      return;
+    }
+    order.replacements += 1;
+    this.core.options.logger.warn(
+      { tag: order.tag, strategyId: order.strategyId, intentId: order.intentId },
+      'order with unknown outcome is absent from the book after the grace period; placing it once more under the same intent',
+    );
+    try {
+      await this.core.place({ ...order.intent, strategyId: order.strategyId }, order);
+    } catch (err) {
+      this.core.onBrokerError({ ...order.intent, strategyId: order.strategyId }, err);
+    }
+  }
+
+  /**
+   * Stopping places nothing again, and an attempt the book shows absent past the grace
+   * period must not hold the stop (a `flatten` would never square off its instrument):
+   * it counts as not placed from here on. The journal keeps it `unknown`, marked, so
+   * the next start still looks for it by tag (in case the book was late) and, if it is
+   * absent then too, marks it not placed without placing it again.
+   */
+  private giveUpAtStop(order: TrackedOrder, now: number): void {
+    order.notPlacedAtStop = now;
+    this.core.persist(order);
+    order.status = 'rejected';
+    this.notPlacedAtStop.push(order);
+    this.core.options.logger.warn(
+      { tag: order.tag, strategyId: order.strategyId, intentId: order.intentId },
+      'stopping: a placement whose outcome is unknown is absent from the book after the grace period; counted as not placed (the next start looks for it by tag)',
+    );
+  }
+
+  /** An earlier attempt surfaced after its re-placement: follow it, and cancel it. */
+  async cancelDuplicate(order: TrackedOrder, record: OrderBookRecord): Promise<void> {
+    const duplicate: TrackedOrder = {
+      ...order,
+      intentId: `${order.intentId}#duplicate`,
+      intent: { ...order.intent, id: `${order.intentId}#duplicate` },
+      tag: record.tags,
+      orderId: record.id,
+      status: 'pending',
+      quantity: Number(record.quantity) || order.quantity,
+      filledQuantity: 0,
+      fills: new Set(),
+      previousTags: [],
+      acceptedSeen: false,
+      openedSeen: false,
+      system: true,
+    };
+    delete duplicate.cancelRequested;
+    this.core.tracker.track(duplicate);
+    this.core.persist(duplicate);
+    this.core.options.logger.error(
+      { tag: record.tags, orderId: record.id, replacement: order.tag },
+      'an order thought absent turned up after it was placed again: cancelling the duplicate; its fills, if any, count',
+    );
+    try {
+      await this.core.requestCancel(duplicate);
+    } catch (err) {
+      if (err instanceof SessionError) this.core.pause(err);
+    }
+  }
+}
