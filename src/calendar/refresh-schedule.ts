@@ -1,0 +1,74 @@
+import type { Subscription } from 'rxjs';
+import type { Clock } from '../clock/clock.ts';
+import { IST_OFFSET_MINUTES, istDayNumber } from './ist.ts';
+import { parseTimeOfDay } from './session-config.ts';
+
+const DAY_MS = 86_400_000;
+const IST_OFFSET_MS = IST_OFFSET_MINUTES * 60_000;
+/** Timers wake at least hourly and re-check the clock, so a jump in market time is noticed. */
+const MAX_WAIT_MS = 3_600_000;
+
+/**
+ * The daily refetch times of the holiday data, in market time: at given IST times of day
+ * (by default just after the change of date, which covers the year change, and before
+ * pre-open).
+ *
+ * @example
+ * ```ts
+ * const schedule = new RefreshSchedule(clock, ['00:01', '08:00']);
+ * schedule.start(() => void store.refresh());
+ * ```
+ */
+export class RefreshSchedule {
+  /** Minutes after IST midnight, ascending. */
+  private readonly minutes: readonly number[];
+  private timer: Subscription | undefined;
+
+  /** Throws when a time in `refreshAt` is not `HH:MM`. */
+  constructor(
+    private readonly clock: Clock,
+    refreshAt: readonly string[] = ['00:01', '08:00'],
+  ) {
+    this.minutes = refreshAt.map((t) => parseTimeOfDay(t, 'refreshAt')).sort((a, b) => a - b);
+  }
+
+  /** Whether the schedule is running (started and not stopped). */
+  get running(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Calls `due` at each refresh time from now on; no-op when already running. */
+  start(due: () => void): void {
+    if (this.timer === undefined) this.arm(due);
+  }
+
+  /** Stops the schedule. */
+  stop(): void {
+    this.timer?.unsubscribe();
+    this.timer = undefined;
+  }
+
+  private arm(due: () => void): void {
+    const now = this.clock.now();
+    const next = this.nextAt(now);
+    const wait = next - now;
+    this.timer = this.clock.scheduler.schedule(
+      () => {
+        if (this.clock.now() >= next) due();
+        this.arm(due);
+      },
+      Math.min(wait, MAX_WAIT_MS),
+    );
+  }
+
+  private nextAt(now: number): number {
+    const today = istDayNumber(now);
+    for (let d = today; d <= today + 1; d++) {
+      for (const minute of this.minutes) {
+        const at = d * DAY_MS - IST_OFFSET_MS + minute * 60_000;
+        if (at > now) return at;
+      }
+    }
+    return now + DAY_MS;
+  }
+}
