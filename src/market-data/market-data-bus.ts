@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Observable, type Subscriber } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { Credentials } from '../api/tiqs-client.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
@@ -128,6 +128,9 @@ export class MarketDataBus implements MarketFeed {
         health.forgetGreeks(token, clock.now());
       },
       changed: (kind) => this.planner.invalidate(kind),
+      closed: () => this.closed,
+      addRef: (kind, intervalMs) => this.groups.addRef(kind, intervalMs),
+      removeRef: (kind, intervalMs) => this.groups.removeRef(kind, intervalMs),
     });
     this.planner = new PollPlanner({ demand: this.demand, batchSize, logger, budget, isolator });
     this.groups = new PollGroups({
@@ -190,21 +193,7 @@ export class MarketDataBus implements MarketFeed {
     options: SubscribeOptions = {},
   ): Observable<MarketQuote<M>> {
     const intervalMs = positive(options.intervalMs ?? this.intervalMs, 'intervalMs');
-    const unique = uniqueTokens(tokens);
-    return new Observable<MarketQuote<M>>((subscriber) => {
-      if (this.closed) {
-        subscriber.complete();
-        return undefined;
-      }
-      const sub = subscriber as unknown as Subscriber<MarketQuote>;
-      for (const token of unique) this.demand.addQuote(token, intervalMs, mode, sub);
-      this.groups.addRef('quotes', intervalMs);
-      return () => {
-        if (this.closed) return;
-        for (const token of unique) this.demand.removeQuote(token, intervalMs, mode, sub);
-        this.groups.removeRef('quotes', intervalMs);
-      };
-    });
+    return this.demand.quoteStream(uniqueTokens(tokens), intervalMs, mode);
   }
 
   /** Quotes of one token; see {@link quotes$}. */
@@ -223,20 +212,7 @@ export class MarketDataBus implements MarketFeed {
    */
   greeks$(tokens: readonly number[], options: SubscribeOptions = {}): Observable<MarketGreeks> {
     const intervalMs = positive(options.intervalMs ?? this.greeksIntervalMs, 'intervalMs');
-    const unique = uniqueTokens(tokens);
-    return new Observable<MarketGreeks>((subscriber) => {
-      if (this.closed) {
-        subscriber.complete();
-        return undefined;
-      }
-      for (const token of unique) this.demand.addGreeks(token, intervalMs, subscriber);
-      this.groups.addRef('greeks', intervalMs);
-      return () => {
-        if (this.closed) return;
-        for (const token of unique) this.demand.removeGreeks(token, intervalMs, subscriber);
-        this.groups.removeRef('greeks', intervalMs);
-      };
-    });
+    return this.demand.greeksStream(uniqueTokens(tokens), intervalMs);
   }
 
   /** The cached quote of a subscribed token in `mode`, if one has arrived. */

@@ -1,4 +1,4 @@
-import type { Subscriber } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketGreeks, MarketQuote } from './market-quote.ts';
 import type { QuoteDemand } from './poll-plan.ts';
@@ -33,6 +33,12 @@ export interface TokenDemandHooks {
   readonly greeksTokenDropped: (token: number) => void;
   /** The demand of `kind` changed, so its poll plan is out of date. */
   readonly changed: (kind: DemandKind) => void;
+  /** True once the bus is closed: new streams complete at once, old ones leave no trace. */
+  readonly closed: () => boolean;
+  /** A stream polled every `intervalMs` starts (its poll loop is ref-counted). */
+  readonly addRef: (kind: DemandKind, intervalMs: number) => void;
+  /** A stream polled every `intervalMs` ends. */
+  readonly removeRef: (kind: DemandKind, intervalMs: number) => void;
 }
 
 /**
@@ -52,6 +58,50 @@ export class TokenDemand {
   readonly greeksTokens = new Map<number, GreeksTokenState>();
 
   constructor(private readonly hooks: TokenDemandHooks) {}
+
+  /**
+   * A stream of quotes of `tokens` (unique, checked) in `mode`: each subscription adds its
+   * demand and a ref on the `intervalMs` loop, and takes both back when it ends.
+   */
+  quoteStream<M extends QuoteMode>(
+    tokens: readonly number[],
+    intervalMs: number,
+    mode: M,
+  ): Observable<MarketQuote<M>> {
+    const { hooks } = this;
+    return new Observable<MarketQuote<M>>((subscriber) => {
+      if (hooks.closed()) {
+        subscriber.complete();
+        return undefined;
+      }
+      const sub = subscriber as unknown as Subscriber<MarketQuote>;
+      for (const token of tokens) this.addQuote(token, intervalMs, mode, sub);
+      hooks.addRef('quotes', intervalMs);
+      return () => {
+        if (hooks.closed()) return;
+        for (const token of tokens) this.removeQuote(token, intervalMs, mode, sub);
+        hooks.removeRef('quotes', intervalMs);
+      };
+    });
+  }
+
+  /** A stream of greeks of `tokens` (unique, checked); see {@link quoteStream}. */
+  greeksStream(tokens: readonly number[], intervalMs: number): Observable<MarketGreeks> {
+    const { hooks } = this;
+    return new Observable<MarketGreeks>((subscriber) => {
+      if (hooks.closed()) {
+        subscriber.complete();
+        return undefined;
+      }
+      for (const token of tokens) this.addGreeks(token, intervalMs, subscriber);
+      hooks.addRef('greeks', intervalMs);
+      return () => {
+        if (hooks.closed()) return;
+        for (const token of tokens) this.removeGreeks(token, intervalMs, subscriber);
+        hooks.removeRef('greeks', intervalMs);
+      };
+    });
+  }
 
   /** One more subscriber of `token`'s quotes at `intervalMs` in `mode`. */
   addQuote(
