@@ -21,7 +21,7 @@ import { SqliteJournal } from '../src/execution/sqlite-journal.ts';
 import { toPlaceRequest } from '../src/execution/wire-order.ts';
 import { MarketDataBus } from '../src/market-data/market-data-bus.ts';
 import { fakeQuoteSource } from '../src/market-data/testing/fake-quote-source.ts';
-import type { PlaceIntent } from '../src/strategy/intents.ts';
+import type { PlaceIntent } from '../src/domain/intents.ts';
 
 const TICKS = Number(process.env.BENCH_TICKS ?? 3_000);
 const WARMUP = Math.min(300, Math.floor(TICKS / 10));

@@ -64,7 +64,6 @@ export {
   type CalendarStoreOptions,
 } from './calendar/calendar-store.ts';
 export { type Instant, toEpochMs } from './calendar/instant.ts';
-export { IST_OFFSET_MINUTES, IST_ZONE, toIstIso } from './calendar/ist.ts';
 export { mergeHolidays } from './calendar/merge-holidays.ts';
 export {
   atSessionOpen$,
@@ -103,6 +102,17 @@ export {
   type StrategyConfig,
 } from './config/config-schema.ts';
 export { loadConfig, parseConfig } from './config/load-config.ts';
+export type {
+  AfterHours,
+  CancelIntent,
+  Instrument,
+  ModifyIntent,
+  OrderIntent,
+  PlaceIntent,
+  RoutedIntent,
+  SquareOffIntent,
+} from './domain/intents.ts';
+export { IST_OFFSET_MINUTES, IST_ZONE, toIstIso } from './domain/ist.ts';
 export {
   assertPaise,
   formatRupees,
@@ -114,6 +124,7 @@ export {
   roundToTick,
   type TickRounding,
 } from './domain/money.ts';
+export type { OrderEvent, OrderEventType, Position } from './domain/order-events.ts';
 export {
   EXCHANGES,
   type Exchange,
@@ -142,7 +153,6 @@ export {
   type ExecutionEngineOptions,
   type SessionGate,
 } from './execution/execution-engine.ts';
-export type { OrderEvent, OrderEventType, Position } from './execution/order-events.ts';
 export { PositionBook } from './execution/position-book.ts';
 export {
   type CreateLoggerOptions,
@@ -184,8 +194,8 @@ export { modeCovers, projectQuote } from './market-data/project-quote.ts';
 export type { QuoteSource } from './market-data/quote-source.ts';
 export { ALWAYS_OPEN, type SessionOracle } from './market-data/session-oracle.ts';
 export { type DataHealth, StrategyMarket } from './market-data/strategy-market.ts';
+export { PaperBroker } from './paper/paper-broker.ts';
 export { Kernel, type KernelOptions } from './runtime/kernel.ts';
-export { PaperBroker } from './runtime/paper-broker.ts';
 export {
   type RunningSimulator,
   SimExchange,
@@ -194,15 +204,5 @@ export {
 } from './sim/index.ts';
 export { defineStrategy, type StrategyDefinition } from './strategy/define-strategy.ts';
 export { IntentFactory } from './strategy/intent-factory.ts';
-export type {
-  AfterHours,
-  CancelIntent,
-  Instrument,
-  ModifyIntent,
-  OrderIntent,
-  PlaceIntent,
-  RoutedIntent,
-  SquareOffIntent,
-} from './strategy/intents.ts';
 export type { MarketView, ScheduleView, StrategyContext } from './strategy/strategy-context.ts';
 export { createTestContext, type TestContext } from './strategy/testing/create-test-context.ts';

@@ -3,11 +3,11 @@ import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import { LiveClock } from '../clock/live-clock.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
+import type { RecordingMeta } from '../recording/recording-meta.ts';
 import { demoStart } from '../runtime/embedded-simulator.ts';
 import { Kernel } from '../runtime/kernel.ts';
 import { SimExchange } from '../sim/sim-exchange.ts';
 import { SIM_HOLIDAYS } from '../sim/sim-holidays.ts';
-import type { RecordingMeta } from './recording-meta.ts';
 import { simExchangeSource } from './sim-exchange-source.ts';
 
 /** Options of {@link recordSession}. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { MarketQuote } from '../market-data/market-quote.ts';
-import type { Recording } from './read-recording.ts';
-import { RecordWriter } from './record-writer.ts';
+import type { Recording } from '../recording/read-recording.ts';
+import { RecordWriter } from '../recording/record-writer.ts';
 import { ReplayMarket } from './replay-market.ts';
 
 const T0 = Date.parse('2026-11-20T03:45:00Z');

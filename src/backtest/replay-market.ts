@@ -10,8 +10,8 @@ import { publishGreeks } from '../market-data/publish-greeks.ts';
 import { publishQuote } from '../market-data/publish-quote.ts';
 import { seedFrom } from '../market-data/seed-channel.ts';
 import { TokenChannel } from '../market-data/token-channel.ts';
-import type { Recording } from './read-recording.ts';
-import { RecordReader } from './record-reader.ts';
+import type { Recording } from '../recording/read-recording.ts';
+import { RecordReader } from '../recording/record-reader.ts';
 
 type QuoteChannels = Partial<Record<QuoteMode, TokenChannel<MarketQuote>>>;
 
@@ -152,12 +152,6 @@ export class ReplayMarket implements MarketFeed {
   quoteTokenList(): number[] {
     return [...this.quoteTokens.keys()].sort((a, b) => a - b);
   }
-
-  /** Nothing to authenticate: the data is on disk. */
-  setCredentials(): void {}
-
-  /** Never paused. */
-  resume(): void {}
 
   close(): void {
     if (this.closed) return;

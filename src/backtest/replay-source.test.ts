@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.ts';
-import { RecordWriter } from './record-writer.ts';
+import { RecordWriter } from '../recording/record-writer.ts';
 import { ReplaySource } from './replay-source.ts';
 import { roundTrips } from './round-trips.ts';
 import type { FillRecord } from './trade-ledger.ts';

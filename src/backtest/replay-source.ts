@@ -8,12 +8,12 @@ import type {
 } from '../api/schemas/utilities.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
+import type { MarketSource } from '../market-data/market-source.ts';
 import { projectQuote } from '../market-data/project-quote.ts';
-import type { MarketSource } from '../runtime/kernel.ts';
-import type { Recording } from './read-recording.ts';
-import type { RecordKind } from './record-format.ts';
-import { RecordReader } from './record-reader.ts';
-import { RecordingError } from './recording-error.ts';
+import type { Recording } from '../recording/read-recording.ts';
+import type { RecordKind } from '../recording/record-format.ts';
+import { RecordReader } from '../recording/record-reader.ts';
+import { RecordingError } from '../recording/recording-error.ts';
 
 interface Series {
   times: Float64Array;

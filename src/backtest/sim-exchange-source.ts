@@ -1,5 +1,5 @@
 import type { QuoteMode } from '../domain/order-params.ts';
-import type { MarketSource } from '../runtime/kernel.ts';
+import type { MarketSource } from '../market-data/market-source.ts';
 import type { SimExchange } from '../sim/sim-exchange.ts';
 
 /**

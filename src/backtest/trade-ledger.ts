@@ -1,7 +1,7 @@
+import type { PlaceIntent } from '../domain/intents.ts';
 import type { Paise } from '../domain/money.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import type { Exchange, Product, TransactionType } from '../domain/order-params.ts';
-import type { OrderEvent } from '../execution/order-events.ts';
-import type { PlaceIntent } from '../strategy/intents.ts';
 import {
   addCharges,
   type Charges,

@@ -2,9 +2,9 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { type Holidays, holidaysSchema } from '../api/schemas/utilities.ts';
+import { toIstIso } from '../domain/ist.ts';
 import type { CalendarStoreLogger } from './calendar-store-options.ts';
 import { errorMessage } from './error-message.ts';
-import { toIstIso } from './ist.ts';
 
 const storedFileSchema = z.object({
   format: z.literal('tiqs-runner/holidays@1'),

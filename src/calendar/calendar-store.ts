@@ -1,12 +1,12 @@
 import { BehaviorSubject, filter, type Observable } from 'rxjs';
 import { type Holidays, holidaysSchema } from '../api/schemas/utilities.ts';
 import type { Clock } from '../clock/clock.ts';
+import { istParts } from '../domain/ist.ts';
 import { NoCalendarError } from './calendar-errors.ts';
 import { CalendarFile } from './calendar-file.ts';
 import { CalendarRetry } from './calendar-retry.ts';
 import type { CalendarStatus, CalendarStoreOptions } from './calendar-store-options.ts';
 import { errorMessage } from './error-message.ts';
-import { IST_OFFSET_MINUTES } from './ist.ts';
 import { mergeHolidays } from './merge-holidays.ts';
 import { RefreshSchedule } from './refresh-schedule.ts';
 import { TradingCalendar } from './trading-calendar.ts';
@@ -16,8 +16,6 @@ export type {
   CalendarStoreLogger,
   CalendarStoreOptions,
 } from './calendar-store-options.ts';
-
-const IST_OFFSET_MS = IST_OFFSET_MINUTES * 60_000;
 
 /**
  * Keeps the trading calendar current: loads the last good copy from disk, fetches from the
@@ -146,7 +144,7 @@ export class CalendarStore {
     const calendar = this.calendar;
     if (calendar === undefined) throw new NoCalendarError('no-data', this.noDataReason());
     if (!calendar.covers(at)) {
-      const year = new Date(at + IST_OFFSET_MS).getUTCFullYear();
+      const year = istParts(at).year;
       const have = calendar.years.length === 0 ? 'none' : calendar.years.join(', ');
       const why =
         this.lastError === undefined ? 'not fetched yet' : `last fetch failed: ${this.lastError}`;

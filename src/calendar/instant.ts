@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
+import { IST_ZONE } from '../domain/ist.ts';
 import { InvalidInstantError } from './calendar-errors.ts';
-import { IST_ZONE } from './ist.ts';
 
 /**
  * An instant in any of the forms callers tend to hold: Unix epoch milliseconds, a `Date`, a

@@ -1,10 +1,8 @@
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
-import { IST_OFFSET_MINUTES, istDayNumber } from './ist.ts';
+import { DAY_MS, IST_OFFSET_MS, istDayNumber } from '../domain/ist.ts';
 import { parseTimeOfDay } from './session-config.ts';
 
-const DAY_MS = 86_400_000;
-const IST_OFFSET_MS = IST_OFFSET_MINUTES * 60_000;
 /** Timers wake at least hourly and re-check the clock, so a jump in market time is noticed. */
 const MAX_WAIT_MS = 3_600_000;
 

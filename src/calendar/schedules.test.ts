@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Holidays } from '../api/schemas/utilities.ts';
 import { schedulerClock } from '../clock/scheduler-clock.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
-import { toIstIso } from './ist.ts';
+import { toIstIso } from '../domain/ist.ts';
 import {
   atSessionOpen$,
   atTimeIst$,

@@ -1,7 +1,7 @@
 import { defer, isObservable, Observable, of, type Subscription, switchMap } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
+import { istDayNumber, istDayStartOf } from '../domain/ist.ts';
 import type { Exchange } from '../domain/order-params.ts';
-import { istDayNumber } from './ist.ts';
 import { parseTimeOfDay } from './session-config.ts';
 import type { Session, TradingCalendar } from './trading-calendar.ts';
 
@@ -43,7 +43,6 @@ type Planner = (calendar: TradingCalendar, from: number) => Plan | undefined;
  * after a machine sleep, and so that no delay nears setTimeout's 2^31 ms limit.
  */
 const MAX_WAIT_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 const SEARCH_DAYS = 400;
 
 function calendarTimer$(
@@ -157,7 +156,7 @@ export function atTimeIst$(
   return calendarTimer$(calendar, clock, exchange, (cal, from) => {
     const first = istDayNumber(from);
     for (let d = first; d < first + SEARCH_DAYS; d++) {
-      const at = d * DAY_MS - 330 * 60_000 + offsetMs;
+      const at = istDayStartOf(d) + offsetMs;
       if (at >= from && cal.isTradingDay(at, exchange)) {
         return { at, session: cal.sessionAt(at, exchange), resume: at + 1 };
       }

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { Holidays } from '../api/schemas/utilities.ts';
+import { toIstIso } from '../domain/ist.ts';
 import { CalendarDataError, InvalidInstantError } from './calendar-errors.ts';
 import { type Instant, toEpochMs } from './instant.ts';
-import { toIstIso } from './ist.ts';
 import { type MarketPhase, TradingCalendar } from './trading-calendar.ts';
 
 const fixture = JSON.parse(

@@ -1,8 +1,8 @@
 import type { Holidays } from '../api/schemas/utilities.ts';
+import { DAY_MS, istDayNumber, istDayStartOf } from '../domain/ist.ts';
 import type { Exchange } from '../domain/order-params.ts';
 import { CalendarDataError, InvalidInstantError } from './calendar-errors.ts';
 import { type Instant, toEpochMs } from './instant.ts';
-import { istDayNumber } from './ist.ts';
 import {
   type ExchangeSessionOverrides,
   type MinuteRange,
@@ -107,8 +107,6 @@ export interface TradingDay {
   readonly sessions: readonly Session[];
 }
 
-const DAY_MS = 86_400_000;
-const IST_OFFSET_MS = 330 * 60_000;
 /** Longest stretch searched for the next session; a year of closures is already absurd. */
 const SEARCH_DAYS = 400;
 const DEFAULT_EXCHANGE: Exchange = 'NSE';
@@ -290,7 +288,7 @@ export class TradingCalendar {
     if (!covered && this.outsideCoverage === 'closed')
       return { ...base, tradingDay: false, sessions: [] };
 
-    const midnight = day * DAY_MS - IST_OFFSET_MS;
+    const midnight = istDayStartOf(day);
     const at = (minute: number): number => midnight + minute * 60_000;
     const special = this.specials.get(day);
     const weekly = cfg.weekdays.has(isoWeekday(day)) && holiday === undefined;

@@ -1,5 +1,5 @@
 import { SessionError } from '../api/errors/session-error.ts';
-import type { CancelIntent, ModifyIntent, PlaceIntent } from '../strategy/intents.ts';
+import type { CancelIntent, ModifyIntent, PlaceIntent } from '../domain/intents.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exposureOf } from './exposure.ts';
 import { checkPlace } from './risk/risk-gate.ts';

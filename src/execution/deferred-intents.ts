@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
-import type { CancelIntent, ModifyIntent, RoutedIntent } from '../strategy/intents.ts';
-import type { OrderEvent } from './order-events.ts';
+import type { CancelIntent, ModifyIntent, RoutedIntent } from '../domain/intents.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 
 /** With no known next open (no calendar yet), deferred intents look again this often. */
 const RECHECK_MS = 60_000;

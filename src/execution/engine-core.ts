@@ -1,8 +1,8 @@
 import type { SessionError } from '../api/errors/session-error.ts';
-import type { PlaceIntent, RoutedIntent } from '../strategy/intents.ts';
+import type { PlaceIntent, RoutedIntent } from '../domain/intents.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import type { ExecutionEngineOptions, SessionGate } from './engine-options.ts';
 import type { Journal } from './journal.ts';
-import type { OrderEvent } from './order-events.ts';
 import type { OrderTracker } from './order-tracker.ts';
 import type { PositionBook } from './position-book.ts';
 import type { RiskLimits } from './risk/risk-limits.ts';

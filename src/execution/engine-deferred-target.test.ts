@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SessionError } from '../api/errors/session-error.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
 import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
-import type { OrderEvent } from './order-events.ts';
 import { OPEN_SESSION, placeIntent, scriptedBroker, settle } from './testing/engine-fixtures.ts';
 
 const place = (id: string) => placeIntent(id, { orderType: 'LMT', price: 10_000 });

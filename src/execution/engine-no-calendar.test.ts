@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import { ExecutionEngine, type SessionGate } from './execution-engine.ts';
-import type { OrderEvent } from './order-events.ts';
 import { placeIntent, scriptedBroker, settle } from './testing/engine-fixtures.ts';
 
 describe('ExecutionEngine without a calendar', () => {

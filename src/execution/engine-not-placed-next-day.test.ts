@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaceOrderRequest } from '../api/schemas/order-requests.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
 import type { Broker } from './broker.ts';
 import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
-import type { OrderEvent } from './order-events.ts';
 import { OPEN_SESSION, scriptedBroker } from './testing/engine-fixtures.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 

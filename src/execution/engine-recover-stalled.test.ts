@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
 import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
-import type { OrderEvent } from './order-events.ts';
 import { OPEN_SESSION, placeIntent, scriptedBroker, settle } from './testing/engine-fixtures.ts';
 
 describe('ExecutionEngine.recover with a broker whose book read stalls', () => {

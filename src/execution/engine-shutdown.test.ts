@@ -4,7 +4,7 @@ import { OutcomeUnknownError } from '../api/errors/outcome-unknown-error.ts';
 import type { OrderBookRecord } from '../api/schemas/order-records.ts';
 import type { PlaceOrderResult } from '../api/schemas/order-requests.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
-import type { PlaceIntent } from '../strategy/intents.ts';
+import type { PlaceIntent } from '../domain/intents.ts';
 import type { Broker } from './broker.ts';
 import { ExecutionEngine } from './execution-engine.ts';
 

@@ -1,7 +1,7 @@
 import { type Observable, Subject } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import type { Journal } from './journal.ts';
-import type { OrderEvent } from './order-events.ts';
 import type { OrderTracker } from './order-tracker.ts';
 import type { PositionBook } from './position-book.ts';
 import type { TrackedOrder } from './tracked-order.ts';

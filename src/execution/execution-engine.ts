@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { SessionError } from '../api/errors/session-error.ts';
-import type { RoutedIntent } from '../strategy/intents.ts';
+import type { RoutedIntent } from '../domain/intents.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import { Amendments } from './amendment.ts';
 import { DeferredIntents } from './deferred-intents.ts';
 import type { EngineCore } from './engine-core.ts';
@@ -9,7 +10,6 @@ import { stopEngine } from './engine-stop.ts';
 import { EventRecorder } from './event-recorder.ts';
 import { type Journal, MemoryJournal } from './journal.ts';
 import { KillSwitch } from './kill-switch.ts';
-import type { OrderEvent } from './order-events.ts';
 import { OrderTracker } from './order-tracker.ts';
 import { Placements } from './placement.ts';
 import { PositionBook } from './position-book.ts';

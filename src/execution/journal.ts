@@ -1,4 +1,4 @@
-import type { OrderEvent } from './order-events.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /** A fill as the journal keeps it (money in paise). */

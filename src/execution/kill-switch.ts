@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock/clock.ts';
-import { istDay } from './ist-day.ts';
+import { istDayNumber } from '../domain/ist.ts';
 import type { Journal } from './journal.ts';
 import type { RiskLimits } from './risk/risk-limits.ts';
 
@@ -31,7 +31,7 @@ export class KillSwitch {
 
   /** Whether the kill switch has tripped today. */
   get killed(): boolean {
-    return this.state.day === istDay(this.deps.clock.now());
+    return this.state.day === istDayNumber(this.deps.clock.now());
   }
 
   /**
@@ -40,7 +40,7 @@ export class KillSwitch {
    */
   check(total: number): boolean {
     const { journal, limits } = this.deps;
-    const day = istDay(this.deps.clock.now());
+    const day = istDayNumber(this.deps.clock.now());
     let baseline = this.state.baselines[day];
     if (baseline === undefined) {
       // The day's first look: what came before today is not today's loss.

@@ -2,8 +2,8 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { OrderHistoryRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
-import type { OrderEvent } from './order-events.ts';
 import { OrderTracker } from './order-tracker.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 

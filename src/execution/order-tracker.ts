@@ -3,8 +3,8 @@ import type { Subscription } from 'rxjs';
 import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
 import type { Clock } from '../clock/clock.ts';
 import { parseRupees } from '../domain/money.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
-import type { OrderEvent } from './order-events.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
 
 const intentKey = (strategyId: string, intentId: string): string =>

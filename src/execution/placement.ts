@@ -1,10 +1,10 @@
 import { OutcomeUnknownError } from '../api/errors/outcome-unknown-error.ts';
 import { SessionError } from '../api/errors/session-error.ts';
 import type { OrderBookRecord } from '../api/schemas/order-records.ts';
-import type { PlaceIntent } from '../strategy/intents.ts';
+import type { PlaceIntent } from '../domain/intents.ts';
+import { istDayNumber } from '../domain/ist.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exposureOf } from './exposure.ts';
-import { istDay } from './ist-day.ts';
 import { checkPlace } from './risk/risk-gate.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 import { toPlaceRequest } from './wire-order.ts';
@@ -28,7 +28,7 @@ export class Placements {
   restore(orders: readonly TrackedOrder[]): void {
     for (const order of orders) {
       if (order.system !== true) {
-        const day = istDay(order.placedAt);
+        const day = istDayNumber(order.placedAt);
         this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
       }
     }
@@ -77,7 +77,7 @@ export class Placements {
         return;
       }
     }
-    const day = istDay(now);
+    const day = istDayNumber(now);
     const exposure = exposureOf(
       this.core.positions,
       this.core.tracker,
@@ -194,7 +194,7 @@ export class Placements {
       this.giveUpAtStop(order, now);
       return;
     }
-    if (istDay(order.placedAt) !== istDay(now)) {
+    if (istDayNumber(order.placedAt) !== istDayNumber(now)) {
       // The day's book no longer lists an earlier day's orders: absence proves nothing,
       // even for an attempt a stop counted as not placed (checked first for that).
       order.status = 'unresolved';

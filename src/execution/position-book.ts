@@ -1,6 +1,6 @@
 import type { Paise } from '../domain/money.ts';
+import type { Position } from '../domain/order-events.ts';
 import type { TransactionType } from '../domain/order-params.ts';
-import type { Position } from './order-events.ts';
 
 interface Book {
   strategyId: string;

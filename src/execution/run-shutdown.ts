@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Position } from './order-events.ts';
+import type { Position } from '../domain/order-events.ts';
 import {
   type ClassifyOptions,
   classifyWorkingOrders,

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { OrderEvent } from '../domain/order-events.ts';
 import type { Journal, JournalEntry, JournalFill, JournalSnapshot } from './journal.ts';
-import type { OrderEvent } from './order-events.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 const SCHEMA = `

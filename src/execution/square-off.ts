@@ -1,4 +1,4 @@
-import type { PlaceIntent, SquareOffIntent } from '../strategy/intents.ts';
+import type { PlaceIntent, SquareOffIntent } from '../domain/intents.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 

@@ -1,6 +1,6 @@
 import type { PlaceOrderRequest } from '../api/schemas/order-requests.ts';
+import type { PlaceIntent } from '../domain/intents.ts';
 import type { Variety } from '../domain/order-params.ts';
-import type { PlaceIntent } from '../strategy/intents.ts';
 
 /** Where execution believes an order stands. */
 export type TrackedStatus =

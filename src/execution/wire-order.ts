@@ -1,6 +1,6 @@
 import type { ModifyOrderRequest, PlaceOrderRequest } from '../api/schemas/order-requests.ts';
+import type { ModifyIntent, PlaceIntent } from '../domain/intents.ts';
 import { formatRupees } from '../domain/money.ts';
-import type { ModifyIntent, PlaceIntent } from '../strategy/intents.ts';
 
 /** The place-order body of an intent; prices to rupee text at the wire, here only. */
 export function toPlaceRequest(intent: PlaceIntent, tag: string, amo: boolean): PlaceOrderRequest {

@@ -1,8 +1,7 @@
 import type { Observable } from 'rxjs';
-import type { Credentials } from '../api/tiqs-client.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
+import type { MarketDataBusStats, SubscribeOptions } from './bus-options.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from './health.ts';
-import type { MarketDataBusStats, SubscribeOptions } from './market-data-bus.ts';
 import type { MarketGreeks, MarketQuote } from './market-quote.ts';
 
 /**
@@ -52,10 +51,6 @@ export interface MarketFeed {
   tokenHealth?(token: number): HealthStatus | undefined;
   /** Tokens the service rejects, set aside and retried alone now and then, ascending. */
   rejectedTokenList?(): number[];
-  /** Hands new credentials to the source and resumes. */
-  setCredentials(credentials: Credentials): void;
-  /** Resumes after a refused session (no-op otherwise). */
-  resume(): void;
   /** Stops and completes every stream. */
   close(): void;
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock.ts';
 import { LiveClock } from '../clock/live-clock.ts';
 import { ScaledClock } from '../clock/scaled-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
+import { DAY_MS } from '../domain/ist.ts';
 import { type RunningSimulator, startSimulator } from '../sim/http/start-simulator.ts';
 import { istYear, simHolidaysFor } from '../sim/sim-holidays.ts';
 
@@ -28,7 +29,7 @@ const DEMO_LEAD_MS = 2 * 60_000;
 export function demoStart(now: number, calendar: TradingCalendar): number {
   if (calendar.isOpen(now)) return now;
   for (let back = 0; back < 15; back++) {
-    const day = now - back * 86_400_000;
+    const day = now - back * DAY_MS;
     const started = calendar.sessions(day).filter((s) => s.start <= now);
     const last = started.at(-1);
     if (last !== undefined) return last.start - DEMO_LEAD_MS;

@@ -10,26 +10,26 @@ import {
 } from 'rxjs';
 import { SessionError } from '../api/errors/session-error.ts';
 import type { Credentials } from '../api/tiqs-client.ts';
-import type { Recorder } from '../backtest/recorder.ts';
 import type { CalendarStore } from '../calendar/calendar-store.ts';
 import { beforeClose$ } from '../calendar/schedules.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
+import type { RoutedIntent } from '../domain/intents.ts';
 import { parseRupees } from '../domain/money.ts';
+import type { OrderEvent, Position } from '../domain/order-events.ts';
 import type { Broker } from '../execution/broker.ts';
 import { ExecutionEngine, type SessionGate } from '../execution/execution-engine.ts';
-import type { OrderEvent, Position } from '../execution/order-events.ts';
 import type { RiskLimits } from '../execution/risk/risk-limits.ts';
 import type { ShutdownReport } from '../execution/run-shutdown.ts';
 import { untilAborted } from '../execution/until-aborted.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import { resolveOptionChain } from '../market-data/options/option-chain-resolver.ts';
 import { StrategyMarket } from '../market-data/strategy-market.ts';
+import type { Recorder } from '../recording/recorder.ts';
 import { buildContext } from '../strategy/build-context.ts';
 import { checkIntent, InvalidIntentError } from '../strategy/check-intent.ts';
 import { lastAutoIdNumber } from '../strategy/intent-factory.ts';
-import type { RoutedIntent } from '../strategy/intents.ts';
 import { type LoadedStrategy, loadStrategy } from '../strategy/load-strategy.ts';
 import { logMarketSummary, logStrategyPnl } from './bot-summary.ts';
 import { logShutdownReport } from './log-shutdown-report.ts';
@@ -37,7 +37,8 @@ import type { KernelOptions, ModeParts } from './modes/mode-parts.ts';
 import { resolveMode } from './modes/resolve-mode.ts';
 import { SessionExpiryNotice } from './session-expiry-notice.ts';
 
-export type { KernelOptions, MarketSource } from './modes/mode-parts.ts';
+export type { MarketSource } from '../market-data/market-source.ts';
+export type { KernelOptions } from './modes/mode-parts.ts';
 export { readTokenFile } from './read-token-file.ts';
 
 /** How often positions are marked and the kill switch checked, market time. */

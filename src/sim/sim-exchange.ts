@@ -20,13 +20,14 @@ import type {
 } from '../api/schemas/utilities.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
+import { istDayStart } from '../domain/ist.ts';
 import { formatRupees } from '../domain/money.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
 import { toModifyParams } from './engine/modify-params.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from './engine/order-engine.ts';
 import { toHistory, toOrderBookRecord, toTradeBookRecord } from './engine/order-records.ts';
 import { toOrderParams } from './engine/to-order-params.ts';
-import { formatTimeStamp, istMidnight } from './ist-time.ts';
+import { formatTimeStamp } from './ist-time.ts';
 import { InstrumentUniverse } from './market/instrument-universe.ts';
 import type { SimInstrument } from './market/sim-instrument.ts';
 import { SimMarket } from './market/sim-market.ts';
@@ -163,14 +164,14 @@ export class SimExchange {
   /** `GET /user/orders`: the day's order book ({@link OrderEngine.dayOrders}), newest first. */
   orderBook(): OrderBookRecord[] {
     this.sync();
-    return this.engine.dayOrders(istMidnight(this.clock.now())).map(toOrderBookRecord).reverse();
+    return this.engine.dayOrders(istDayStart(this.clock.now())).map(toOrderBookRecord).reverse();
   }
 
   /** `GET /user/trades`: today's fills, one record each, newest first. */
   tradeBook(): TradeBookRecord[] {
     this.sync();
     const out: TradeBookRecord[] = [];
-    for (const fill of this.engine.dayFills(istMidnight(this.clock.now()))) {
+    for (const fill of this.engine.dayFills(istDayStart(this.clock.now()))) {
       const order = this.engine.order(fill.orderId);
       if (order !== undefined) out.push(toTradeBookRecord(order, fill));
     }

@@ -1,4 +1,5 @@
 import type { Holidays } from '../api/schemas/utilities.ts';
+import { istParts } from '../domain/ist.ts';
 
 /**
  * The simulator's trading calendar for 2026, in the `/info/holidays` shape: the NSE
@@ -63,5 +64,5 @@ export function simHolidaysFor(years: readonly number[]): Holidays {
 
 /** The IST calendar year of an instant. */
 export function istYear(at: number): number {
-  return new Date(at + 330 * 60_000).getUTCFullYear();
+  return istParts(at).year;
 }

@@ -9,7 +9,7 @@ import {
 } from '../calendar/schedules.ts';
 import type { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
-import type { OrderEvent, Position } from '../execution/order-events.ts';
+import type { OrderEvent, Position } from '../domain/order-events.ts';
 import { IntentFactory } from './intent-factory.ts';
 import type { MarketView, OptionsView, StrategyContext } from './strategy-context.ts';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OrderIntent } from '../domain/intents.ts';
 import {
   EXCHANGES,
   ORDER_TYPES,
@@ -7,7 +8,6 @@ import {
   VALIDITIES,
   VARIETIES,
 } from '../domain/order-params.ts';
-import type { OrderIntent } from './intents.ts';
 
 /**
  * Intent id prefixes and suffixes the bot uses for orders it places itself; a strategy

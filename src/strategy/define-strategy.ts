@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
-import type { OrderIntent } from './intents.ts';
+import type { OrderIntent } from '../domain/intents.ts';
 import type { StrategyContext } from './strategy-context.ts';
 
 /**

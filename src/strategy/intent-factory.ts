@@ -1,4 +1,9 @@
-import type { CancelIntent, ModifyIntent, PlaceIntent, SquareOffIntent } from './intents.ts';
+import type {
+  CancelIntent,
+  ModifyIntent,
+  PlaceIntent,
+  SquareOffIntent,
+} from '../domain/intents.ts';
 
 type Without<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 

@@ -3,8 +3,8 @@ import type { Observable } from 'rxjs';
 import type { CalendarTick } from '../calendar/schedules.ts';
 import type { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
+import type { OrderEvent, Position } from '../domain/order-events.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
-import type { OrderEvent, Position } from '../execution/order-events.ts';
 import type { HealthEvent } from '../market-data/health.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
 import type {

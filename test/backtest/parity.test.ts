@@ -8,7 +8,7 @@ import { type IntentRecord, runBacktest } from '../../src/backtest/run-backtest.
 import { simExchangeSource } from '../../src/backtest/sim-exchange-source.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
-import type { OrderEvent } from '../../src/execution/order-events.ts';
+import type { OrderEvent } from '../../src/domain/order-events.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
 import { SimExchange } from '../../src/sim/sim-exchange.ts';
 

@@ -6,7 +6,7 @@ import { TiqsClient } from '../../src/api/tiqs-client.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import type { Broker } from '../../src/execution/broker.ts';
 import type { MarketQuote } from '../../src/market-data/market-quote.ts';
-import { PaperBroker } from '../../src/runtime/paper-broker.ts';
+import { PaperBroker } from '../../src/paper/paper-broker.ts';
 import { startSimulator } from '../../src/sim/http/start-simulator.ts';
 import { SimError } from '../../src/sim/sim-error.ts';
 import { SimExchange } from '../../src/sim/sim-exchange.ts';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { from } from 'rxjs';
-import type { Recording } from '../../src/backtest/read-recording.ts';
-import { RecordWriter } from '../../src/backtest/record-writer.ts';
+import type { Recording } from '../../src/recording/read-recording.ts';
+import { RecordWriter } from '../../src/recording/record-writer.ts';
 import { ReplayMarket } from '../../src/backtest/replay-market.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { MarketDataBus } from '../../src/market-data/market-data-bus.ts';

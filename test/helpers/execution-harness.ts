@@ -7,11 +7,11 @@ import {
   ExecutionEngine,
   type ExecutionEngineOptions,
 } from '../../src/execution/execution-engine.ts';
-import type { OrderEvent } from '../../src/execution/order-events.ts';
+import type { OrderEvent } from '../../src/domain/order-events.ts';
 import type { RunningSimulator, SimulatorOptions } from '../../src/sim/index.ts';
 import { startSimulator } from '../../src/sim/index.ts';
 import { SIM_HOLIDAYS } from '../../src/sim/sim-holidays.ts';
-import type { PlaceIntent } from '../../src/strategy/intents.ts';
+import type { PlaceIntent } from '../../src/domain/intents.ts';
 
 /** SBIN on NSE, as intents name it. */
 export const SBIN = {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import { MemoryJournal } from '../../src/execution/journal.ts';
-import type { OrderEvent, Position } from '../../src/execution/order-events.ts';
+import type { OrderEvent, Position } from '../../src/domain/order-events.ts';
 import type { TrackedOrder } from '../../src/execution/tracked-order.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
-import type { OrderEvent } from '../../src/execution/order-events.ts';
+import type { OrderEvent } from '../../src/domain/order-events.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
 import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';

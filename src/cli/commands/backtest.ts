@@ -3,11 +3,11 @@ import { Command } from 'commander';
 import { loadBacktestSpec } from '../../backtest/backtest-spec.ts';
 import { formatSummary } from '../../backtest/format-summary.ts';
 import { ProgressBar } from '../../backtest/progress-bar.ts';
-import { RecordingError } from '../../backtest/recording-error.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/sweep-runner.ts';
 import { writeReport } from '../../backtest/write-report.ts';
 import { ConfigError } from '../../config/config-error.ts';
+import { RecordingError } from '../../recording/recording-error.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaceIntent } from '../../strategy/intents.ts';
+import type { PlaceIntent } from '../../domain/intents.ts';
 import { checkPlace, type RiskState } from './risk-gate.ts';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from './risk-limits.ts';
 

@@ -1,6 +1,6 @@
+import type { PlaceIntent } from '../../domain/intents.ts';
 import type { Paise } from '../../domain/money.ts';
 import { roundToTick } from '../../domain/money.ts';
-import type { PlaceIntent } from '../../strategy/intents.ts';
 import type { RiskLimits } from './risk-limits.ts';
 
 /** What the gate knows of the market for one instrument. */

@@ -1,6 +1,6 @@
 import type { OrderBookRecord, TradeBookRecord } from '../../api/schemas/order-records.ts';
 import type { PlaceOrderResult } from '../../api/schemas/order-requests.ts';
-import type { PlaceIntent } from '../../strategy/intents.ts';
+import type { PlaceIntent } from '../../domain/intents.ts';
 import type { Broker } from '../broker.ts';
 import type { SessionGate } from '../execution-engine.ts';
 

@@ -1,6 +1,6 @@
+import { DAY_MS, istDayNumber } from '../../domain/ist.ts';
+
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-const DAY_MS = 86_400_000;
-const IST_OFFSET_MS = 19_800_000;
 
 /**
  * Which expiry to trade: the nearest one (weekly), the nearest month-end one (monthly),
@@ -32,11 +32,6 @@ export function expiryDay(text: string): number | undefined {
   return ms / DAY_MS;
 }
 
-/** Day number of the IST calendar date at epoch ms `now`. */
-export function istDay(now: number): number {
-  return Math.floor((now + IST_OFFSET_MS) / DAY_MS);
-}
-
 /**
  * The nearest expiry on or after today (IST), e.g. this week's.
  *
@@ -61,7 +56,7 @@ export function nearestMonthlyExpiry(expiries: readonly string[], now: number): 
   const all = upcoming(expiries, Number.NEGATIVE_INFINITY);
   const lastOfMonth = new Map<string, { text: string; day: number }>();
   for (const e of all) lastOfMonth.set(e.text.slice(3), e);
-  const today = Number.isFinite(now) ? istDay(now) : Number.NEGATIVE_INFINITY;
+  const today = Number.isFinite(now) ? istDayNumber(now) : Number.NEGATIVE_INFINITY;
   let best: { text: string; day: number } | undefined;
   for (const e of lastOfMonth.values()) {
     if (e.day >= today && (best === undefined || e.day < best.day)) best = e;
@@ -88,7 +83,7 @@ export function selectExpiry(
 }
 
 function upcoming(expiries: readonly string[], now: number): Array<{ text: string; day: number }> {
-  const today = Number.isFinite(now) ? istDay(now) : Number.NEGATIVE_INFINITY;
+  const today = Number.isFinite(now) ? istDayNumber(now) : Number.NEGATIVE_INFINITY;
   const out: Array<{ text: string; day: number }> = [];
   for (const text of expiries) {
     const day = expiryDay(text);

@@ -1,6 +1,7 @@
 import { LiveClock } from '../../clock/live-clock.ts';
 import { MemoryJournal } from '../../execution/journal.ts';
-import type { MarketSource, ModeInput, ModeParts } from './mode-parts.ts';
+import type { MarketSource } from '../../market-data/market-source.ts';
+import type { ModeInput, ModeParts } from './mode-parts.ts';
 import {
   busOver,
   calendarStoreFor,

@@ -1,26 +1,14 @@
 import type { Logger } from 'pino';
-import type { Holidays } from '../../api/schemas/utilities.ts';
 import type { Credentials } from '../../api/tiqs-client.ts';
-import type { Recorder } from '../../backtest/recorder.ts';
 import type { CalendarStore } from '../../calendar/calendar-store.ts';
 import type { Clock } from '../../clock/clock.ts';
 import type { RunnerConfig } from '../../config/config-schema.ts';
+import type { Instrument } from '../../domain/intents.ts';
 import type { Broker } from '../../execution/broker.ts';
 import type { Journal } from '../../execution/journal.ts';
 import type { MarketFeed } from '../../market-data/market-feed.ts';
-import type { OptionChainSource } from '../../market-data/options/option-chain-resolver.ts';
-import type { QuoteSource } from '../../market-data/quote-source.ts';
-import type { Instrument } from '../../strategy/intents.ts';
-
-/**
- * Where market data, holidays and option chains come from. `TiqsClient` is one; a
- * backtest's replay is another.
- */
-export type MarketSource = QuoteSource &
-  OptionChainSource & {
-    holidays(signal?: AbortSignal): Promise<Holidays>;
-    setCredentials?(credentials: Credentials): void;
-  };
+import type { MarketSource } from '../../market-data/market-source.ts';
+import type { Recorder } from '../../recording/recorder.ts';
 
 /** Options of `Kernel.create`: what the caller says; the mode is resolved from them. */
 export interface KernelOptions {

@@ -5,12 +5,12 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { TiqsClient } from '../../api/tiqs-client.ts';
 import { loadBacktestSpec } from '../../backtest/backtest-spec.ts';
-import { readRecording } from '../../backtest/read-recording.ts';
 import { ReplayMarket } from '../../backtest/replay-market.ts';
 import { ReplaySource } from '../../backtest/replay-source.ts';
 import { VirtualClock } from '../../clock/virtual-clock.ts';
 import type { RunnerConfig } from '../../config/config-schema.ts';
 import { MemoryJournal } from '../../execution/journal.ts';
+import { readRecording } from '../../recording/read-recording.ts';
 import type { KernelOptions } from './mode-parts.ts';
 import { ModeError, resolveMode } from './resolve-mode.ts';
 

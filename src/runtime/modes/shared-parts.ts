@@ -1,14 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Recorder } from '../../backtest/recorder.ts';
 import { CalendarStore } from '../../calendar/calendar-store.ts';
 import type { Clock } from '../../clock/clock.ts';
+import type { Instrument } from '../../domain/intents.ts';
 import { MarketDataBus } from '../../market-data/market-data-bus.ts';
 import type { MarketFeed } from '../../market-data/market-feed.ts';
+import type { MarketSource } from '../../market-data/market-source.ts';
 import type { SessionOracle } from '../../market-data/session-oracle.ts';
-import type { Instrument } from '../../strategy/intents.ts';
-import { PaperBroker } from '../paper-broker.ts';
-import type { MarketSource, ModeInput } from './mode-parts.ts';
+import { PaperBroker } from '../../paper/paper-broker.ts';
+import { Recorder } from '../../recording/recorder.ts';
+import type { ModeInput } from './mode-parts.ts';
 
 /** Folder name of a recording that starts at `at`: its UTC instant, file-name safe. */
 function recordingFolderName(at: number): string {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock/clock.ts';
-import { istMidnight } from '../ist-time.ts';
+import { istDayStart } from '../../domain/ist.ts';
 import type { RouteId } from './route-table.ts';
 
 /** Request limits, as documented for the real service (api-facts.md). */
@@ -85,7 +85,7 @@ export class RateLimiter {
       }
     }
     if (cls === 'order') {
-      const start = istMidnight(now);
+      const start = istDayStart(now);
       if (start !== this.day.start) this.day = { start, count: 0 };
       if (this.day.count >= this.perDay) {
         return {

@@ -1,5 +1,6 @@
+import { DAY_MS, istDayStart, istParts } from '../../domain/ist.ts';
 import { formatRupees, type Paise } from '../../domain/money.ts';
-import { DAY_MS, formatExpiry, formatSymbolDate, istMidnight, istParts } from '../ist-time.ts';
+import { formatExpiry, formatSymbolDate } from '../ist-time.ts';
 import type { MarketHours } from '../market-hours.ts';
 import type { SimInstrument } from './sim-instrument.ts';
 
@@ -171,7 +172,7 @@ function expiries(startAt: number, hours: MarketHours): number[] {
     for (let i = 0; i < 10 && !isTradingDay(m); i++) m -= DAY_MS;
     return m + (15 * 60 + 30) * 60_000;
   };
-  const firstDay = istMidnight(startAt);
+  const firstDay = istDayStart(startAt);
   const tuesdays: number[] = [];
   for (let m = firstDay; tuesdays.length < 80; m += DAY_MS) {
     if (istParts(m).weekday === 2) tuesdays.push(m);

@@ -1,7 +1,7 @@
 import type { Greeks } from '../../api/schemas/utilities.ts';
+import { DAY_MS } from '../../domain/ist.ts';
 import { type Paise, roundToTick } from '../../domain/money.ts';
 import { blackScholes } from '../black-scholes.ts';
-import { DAY_MS } from '../ist-time.ts';
 import { hashInts } from '../prng.ts';
 import { type Snapshot, ZERO_SNAPSHOT } from './market-snapshot.ts';
 import type { PathState, PricePaths } from './price-paths.ts';

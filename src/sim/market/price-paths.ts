@@ -1,6 +1,6 @@
+import { DAY_MS, istDayStart } from '../../domain/ist.ts';
 import { type Paise, roundToTick } from '../../domain/money.ts';
 import type { PriceBand } from '../engine/market-view.ts';
-import { DAY_MS, istMidnight } from '../ist-time.ts';
 import { hashInts, Prng } from '../prng.ts';
 import type { SimInstrument } from './sim-instrument.ts';
 
@@ -46,7 +46,7 @@ export class PricePaths {
 
   constructor(underlyings: Iterable<SimInstrument>, seed: number, startAt: number) {
     this.rng = new Prng(hashInts(seed, 0x5eed));
-    this.dayStart = istMidnight(startAt);
+    this.dayStart = istDayStart(startAt);
     this.prevCloseAtMs = startAt;
     this.dayOpenAtMs = startAt;
     this.lastStepAt = startAt;
@@ -102,7 +102,7 @@ export class PricePaths {
   step(at: number): void {
     const rollover = at >= this.dayStart + DAY_MS;
     if (rollover) {
-      this.dayStart = istMidnight(at);
+      this.dayStart = istDayStart(at);
       this.prevCloseAtMs = this.lastStepAt;
       this.stepsTodayValue = 0;
     }

@@ -4,8 +4,8 @@ import type { FullQuote, LtpQuote, Quote } from '../../api/schemas/quote.ts';
 import type { Greeks } from '../../api/schemas/utilities.ts';
 import type { TradingCalendar } from '../../calendar/trading-calendar.ts';
 import { VirtualClock } from '../../clock/virtual-clock.ts';
+import type { OrderEvent, Position } from '../../domain/order-events.ts';
 import type { QuoteMode } from '../../domain/order-params.ts';
-import type { OrderEvent, Position } from '../../execution/order-events.ts';
 import type { HealthEvent } from '../../market-data/health.ts';
 import type { MarketGreeks, MarketQuote } from '../../market-data/market-quote.ts';
 import {

@@ -1,5 +1,5 @@
-import type { Paise } from '../domain/money.ts';
-import type { OrderIntent, PlaceIntent } from '../strategy/intents.ts';
+import type { OrderIntent, PlaceIntent } from './intents.ts';
+import type { Paise } from './money.ts';
 
 /** Fields every order event carries. */
 interface OrderEventBase {

@@ -13,7 +13,7 @@ import type {
 import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketDataBus } from '../market-data/market-data-bus.ts';
-import type { MarketSource } from '../runtime/kernel.ts';
+import type { MarketSource } from '../market-data/market-source.ts';
 import { RecordWriter } from './record-writer.ts';
 import type { RecordingMeta } from './recording-meta.ts';
 

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { IST_OFFSET_MINUTES, IST_ZONE, istDayNumber, istMidnight, toIstIso } from './ist.ts';
+import { IST_OFFSET_MINUTES, IST_ZONE, istDayStart, toIstIso } from './ist.ts';
 
 describe('IST helpers', () => {
   // Intl may name the zone Asia/Calcutta; what must hold is the offset.
@@ -21,6 +21,7 @@ describe('IST helpers', () => {
     { at: '1969-12-31T18:30:00Z', date: '1970-01-01' },
     { at: '1969-12-31T18:29:59Z', date: '1969-12-31' },
   ])('$at falls on IST date $date', ({ at, date }) => {
-    expect(istMidnight(istDayNumber(Date.parse(at))).toISODate()).toBe(date);
+    expect(toIstIso(istDayStart(Date.parse(at))).slice(0, 10)).toBe(date);
+    expect(toIstIso(istDayStart(Date.parse(at))).slice(10, 23)).toBe('T00:00:00.000');
   });
 });

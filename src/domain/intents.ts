@@ -1,4 +1,4 @@
-import type { Paise } from '../domain/money.ts';
+import type { Paise } from './money.ts';
 import type {
   Exchange,
   OrderType,
@@ -6,7 +6,7 @@ import type {
   TransactionType,
   Validity,
   Variety,
-} from '../domain/order-params.ts';
+} from './order-params.ts';
 
 /**
  * An instrument as orders need it.

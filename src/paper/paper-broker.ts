@@ -14,6 +14,7 @@ import type {
 } from '../api/schemas/order-requests.ts';
 import type { Clock } from '../clock/clock.ts';
 import { sleep } from '../clock/sleep.ts';
+import { istDayStart } from '../domain/ist.ts';
 import type { Variety } from '../domain/order-params.ts';
 import type { Broker } from '../execution/broker.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
@@ -21,7 +22,7 @@ import { toModifyParams } from '../sim/engine/modify-params.ts';
 import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from '../sim/engine/order-engine.ts';
 import { toHistory } from '../sim/engine/order-records.ts';
 import { toOrderParams } from '../sim/engine/to-order-params.ts';
-import { formatTimeStamp, istMidnight } from '../sim/ist-time.ts';
+import { formatTimeStamp } from '../sim/ist-time.ts';
 import { SimError } from '../sim/sim-error.ts';
 import { BookRecordCache } from './book-record-cache.ts';
 import { BusMarketView, type InstrumentTerms } from './bus-market-view.ts';
@@ -129,7 +130,7 @@ export class PaperBroker implements Broker {
    */
   async orderBook(): Promise<OrderBookRecord[]> {
     return this.engine
-      .dayOrders(istMidnight(this.options.clock.now()))
+      .dayOrders(istDayStart(this.options.clock.now()))
       .map((o) => this.records.order(o))
       .reverse();
   }
@@ -137,7 +138,7 @@ export class PaperBroker implements Broker {
   /** The day's trade book: today's fills, newest first. */
   async tradeBook(): Promise<TradeBookRecord[]> {
     const out: TradeBookRecord[] = [];
-    for (const fill of this.engine.dayFills(istMidnight(this.options.clock.now()))) {
+    for (const fill of this.engine.dayFills(istDayStart(this.options.clock.now()))) {
       const order = this.engine.order(fill.orderId);
       if (order !== undefined) out.push(this.records.trade(order, fill));
     }
