@@ -26,12 +26,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { backtestSectionSchema } from '../src/backtest/backtest-spec.ts';
-import { RecordReader } from '../src/recording/record-reader.ts';
-import { RecordWriter } from '../src/recording/record-writer.ts';
-import type { RecordingMeta } from '../src/recording/recording-meta.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { VirtualClock } from '../src/clock/virtual-clock.ts';
 import { parseConfig } from '../src/config/load-config.ts';
+import { RecordReader } from '../src/recording/record-reader.ts';
+import { RecordWriter } from '../src/recording/record-writer.ts';
+import type { RecordingMeta } from '../src/recording/recording-meta.ts';
 import { SimExchange } from '../src/sim/sim-exchange.ts';
 
 const OPEN = Date.parse('2026-11-20T09:14:00+05:30');

@@ -15,13 +15,13 @@ import pino from 'pino';
 import { firstValueFrom, map, Subject } from 'rxjs';
 import { TiqsClient } from '../src/api/tiqs-client.ts';
 import { VirtualClock } from '../src/clock/virtual-clock.ts';
+import type { PlaceIntent } from '../src/domain/intents.ts';
 import { ExecutionEngine } from '../src/execution/execution-engine.ts';
 import { MemoryJournal } from '../src/execution/journal.ts';
 import { SqliteJournal } from '../src/execution/sqlite-journal.ts';
 import { toPlaceRequest } from '../src/execution/wire-order.ts';
 import { MarketDataBus } from '../src/market-data/market-data-bus.ts';
 import { fakeQuoteSource } from '../src/market-data/testing/fake-quote-source.ts';
-import type { PlaceIntent } from '../src/domain/intents.ts';
 
 const TICKS = Number(process.env.BENCH_TICKS ?? 3_000);
 const WARMUP = Math.min(300, Math.floor(TICKS / 10));
@@ -104,7 +104,7 @@ const engine = new ExecutionEngine({
   journal,
   clock,
   logger,
-  sessions: { isOpen: () => true, nextOpen: () => undefined },
+  sessions: { isOpen: () => true, nextOpen: () => undefined, nextClose: () => undefined },
   risk: { maxOpenOrders: 1e9, maxOrdersPerDay: 1e9, maxPositionPerInstrument: 1e9 },
 });
 let tick = 0;

@@ -113,6 +113,7 @@ export type {
   SquareOffIntent,
 } from './domain/intents.ts';
 export { IST_OFFSET_MINUTES, IST_ZONE, toIstIso } from './domain/ist.ts';
+export { ALWAYS_OPEN, type MarketSessions } from './domain/market-sessions.ts';
 export {
   assertPaise,
   formatRupees,
@@ -151,7 +152,6 @@ export type { Broker } from './execution/broker.ts';
 export {
   ExecutionEngine,
   type ExecutionEngineOptions,
-  type SessionGate,
 } from './execution/execution-engine.ts';
 export { PositionBook } from './execution/position-book.ts';
 export {
@@ -192,7 +192,6 @@ export {
 } from './market-data/options/pick-strike.ts';
 export { modeCovers, projectQuote } from './market-data/project-quote.ts';
 export type { QuoteSource } from './market-data/quote-source.ts';
-export { ALWAYS_OPEN, type SessionOracle } from './market-data/session-oracle.ts';
 export { type DataHealth, StrategyMarket } from './market-data/strategy-market.ts';
 export { PaperBroker } from './paper/paper-broker.ts';
 export { Kernel, type KernelOptions } from './runtime/kernel.ts';

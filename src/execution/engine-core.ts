@@ -1,7 +1,8 @@
 import type { SessionError } from '../api/errors/session-error.ts';
 import type { PlaceIntent, RoutedIntent } from '../domain/intents.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
-import type { ExecutionEngineOptions, SessionGate } from './engine-options.ts';
+import type { ExecutionEngineOptions } from './engine-options.ts';
 import type { Journal } from './journal.ts';
 import type { OrderTracker } from './order-tracker.ts';
 import type { PositionBook } from './position-book.ts';
@@ -32,7 +33,7 @@ export interface EngineCore {
   /** Keeps an intent for later (the open, a new token, reconciliation). */
   defer(intent: RoutedIntent, reason: string, until?: number): void;
   /** The current calendar, if one has loaded. */
-  sessions(): SessionGate | undefined;
+  sessions(): MarketSessions | undefined;
   /** Pauses trading on a refused session. */
   pause(err: SessionError): void;
   /** Turns a broker failure into a pause, a rejection or a denial. */

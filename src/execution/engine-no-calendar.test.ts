@@ -1,8 +1,9 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
-import { ExecutionEngine, type SessionGate } from './execution-engine.ts';
+import { ExecutionEngine } from './execution-engine.ts';
 import { placeIntent, scriptedBroker, settle } from './testing/engine-fixtures.ts';
 
 describe('ExecutionEngine without a calendar', () => {
@@ -11,7 +12,7 @@ describe('ExecutionEngine without a calendar', () => {
     // as OrderDenied and nothing is ever placed.
     const clock = new VirtualClock(Date.parse('2026-11-20T09:10:00+05:30'));
     const { broker, placed } = scriptedBroker();
-    let calendar: SessionGate | undefined;
+    let calendar: MarketSessions | undefined;
     const engine = new ExecutionEngine({
       broker,
       clock,
@@ -24,7 +25,7 @@ describe('ExecutionEngine without a calendar', () => {
     expect(events).toEqual(['IntentDeferred']);
     expect(placed).toEqual([]);
 
-    calendar = { isOpen: () => true, nextOpen: () => undefined };
+    calendar = { isOpen: () => true, nextOpen: () => undefined, nextClose: () => undefined };
     engine.retryDeferred();
     await settle(20);
     expect(events).toEqual(['IntentDeferred', 'OrderSubmitted']);

@@ -1,17 +1,12 @@
 import type { Logger } from 'pino';
 import type { SessionError } from '../api/errors/session-error.ts';
 import type { Clock } from '../clock/clock.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { Broker } from './broker.ts';
 import type { Journal } from './journal.ts';
 import type { PositionBook } from './position-book.ts';
 import type { RiskQuote } from './risk/risk-gate.ts';
 import type { RiskLimits } from './risk/risk-limits.ts';
-
-/** When the market is open; the trading calendar satisfies it. */
-export interface SessionGate {
-  isOpen(at: number): boolean;
-  nextOpen(after: number): number | undefined;
-}
 
 /** Options of {@link ExecutionEngine}. */
 export interface ExecutionEngineOptions {
@@ -22,7 +17,7 @@ export interface ExecutionEngineOptions {
    * The calendar, or a getter of the current one; `undefined` means none could be
    * loaded, and nothing is sent.
    */
-  sessions: SessionGate | undefined | (() => SessionGate | undefined);
+  sessions: MarketSessions | undefined | (() => MarketSessions | undefined);
   trackIntervalMs?: number;
   /** Grace before an unknown placement that is absent from the book counts as not placed. */
   unknownGraceMs?: number;

@@ -108,7 +108,7 @@ function setUp() {
     broker,
     clock,
     logger: pino({ level: 'silent' }),
-    sessions: { isOpen: () => true, nextOpen: () => undefined },
+    sessions: { isOpen: () => true, nextOpen: () => undefined, nextClose: () => undefined },
   });
   return { clock, broker, engine };
 }

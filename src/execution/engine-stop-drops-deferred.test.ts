@@ -19,7 +19,11 @@ describe('ExecutionEngine.shutdown with deferred intents', () => {
       clock,
       logger: log.logger,
       // Before the open: placements wait for it.
-      sessions: { isOpen: () => false, nextOpen: () => clock.now() + 3_600_000 },
+      sessions: {
+        isOpen: () => false,
+        nextOpen: () => clock.now() + 3_600_000,
+        nextClose: () => undefined,
+      },
     });
     await engine.submit(exit);
     await engine.submit({ kind: 'cancel', strategyId: 's1', id: 'c9', target: 'other' });

@@ -1,11 +1,12 @@
 import type { Observable } from 'rxjs';
 import { SessionError } from '../api/errors/session-error.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import { Amendments } from './amendment.ts';
 import { DeferredIntents } from './deferred-intents.ts';
 import type { EngineCore } from './engine-core.ts';
-import type { ExecutionEngineOptions, SessionGate, ShutdownOptions } from './engine-options.ts';
+import type { ExecutionEngineOptions, ShutdownOptions } from './engine-options.ts';
 import { stopEngine } from './engine-stop.ts';
 import { EventRecorder } from './event-recorder.ts';
 import { type Journal, MemoryJournal } from './journal.ts';
@@ -20,7 +21,7 @@ import type { ShutdownPolicy } from './shutdown-policy.ts';
 import { squareOff } from './square-off.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
-export type { ExecutionEngineOptions, SessionGate, ShutdownOptions } from './engine-options.ts';
+export type { ExecutionEngineOptions, ShutdownOptions } from './engine-options.ts';
 
 /**
  * Turns strategies' intents into orders through the broker port, and order-book
@@ -351,7 +352,7 @@ export class ExecutionEngine {
     });
   }
 
-  private sessions(): SessionGate | undefined {
+  private sessions(): MarketSessions | undefined {
     const { sessions } = this.options;
     return typeof sessions === 'function' ? sessions() : sessions;
   }

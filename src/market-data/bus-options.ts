@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock/clock.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { QuoteSource } from './quote-source.ts';
-import type { SessionOracle } from './session-oracle.ts';
 
 // Options, subscription options and counters of the market-data bus, with the checks its
 // options go through: kept apart so the facade holds only the wiring.
@@ -21,7 +21,7 @@ export interface MarketDataBusOptions {
   /** Time and timers. */
   readonly clock: Clock;
   /** Trading sessions; default: always open. */
-  readonly sessions?: SessionOracle;
+  readonly sessions?: MarketSessions;
   readonly logger: Logger;
   /** Default poll interval of a quote subscription. Default 1 000 ms. */
   readonly intervalMs?: number;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import { type GateState, gateAt } from './session-gate.ts';
-import type { SessionOracle } from './session-oracle.ts';
 
 /**
  * The session gate as the poll loops see it: whether polling may run now, when the gate
@@ -17,7 +17,7 @@ export class GateWatch {
   private openedAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly sessions: SessionOracle,
+    private readonly sessions: MarketSessions,
     private readonly warmupMs: number,
     private readonly logger: Logger,
   ) {}

@@ -1,10 +1,10 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { SessionOracle } from './session-oracle.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import { runBus, T0 } from './testing/marble-bus.ts';
 
 /** Two sessions: [100, 200) and [400, 500) ms after frame 0. */
-const sessions: SessionOracle = {
+const sessions: MarketSessions = {
   isOpen: (at) => {
     const t = at - T0;
     return (t >= 100 && t < 200) || (t >= 400 && t < 500);
@@ -13,6 +13,12 @@ const sessions: SessionOracle = {
     const t = after - T0;
     if (t < 100) return T0 + 100;
     if (t < 400) return T0 + 400;
+    return undefined;
+  },
+  nextClose: (after) => {
+    const t = after - T0;
+    if (t < 200) return T0 + 200;
+    if (t < 500) return T0 + 500;
     return undefined;
   },
 };

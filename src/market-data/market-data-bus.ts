@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import type { Credentials } from '../api/tiqs-client.ts';
 import type { Clock } from '../clock/clock.ts';
+import { ALWAYS_OPEN } from '../domain/market-sessions.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import { fetchBatch, newRequestCounters } from './bus-counters.ts';
 import { BusFailures } from './bus-failures.ts';
@@ -27,7 +28,6 @@ import { type DemandKind, TokenDemand } from './quote-demand.ts';
 import type { QuoteSource } from './quote-source.ts';
 import type { RejectIsolator } from './reject-isolator.ts';
 import { quoteSpacingMs, RequestBudget } from './request-budget.ts';
-import { ALWAYS_OPEN } from './session-oracle.ts';
 
 export type { MarketDataBusOptions, MarketDataBusStats, SubscribeOptions } from './bus-options.ts';
 

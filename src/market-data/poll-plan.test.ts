@@ -111,6 +111,7 @@ describe('poll planning and its pure helpers', () => {
     const oracle = {
       isOpen: (t: number) => t >= 100 && t < 200,
       nextOpen: (t: number) => (t < 100 ? 100 : undefined),
+      nextClose: () => undefined,
     };
     expect(gateAt(oracle, 50, 20)).toEqual({ active: false, wakeAt: 80 });
     expect(gateAt(oracle, 85, 20)).toEqual({ active: true });

@@ -1,4 +1,4 @@
-import type { SessionOracle } from './session-oracle.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 
 /** What the gate says at an instant: poll now, or sleep until `wakeAt`. */
 export type GateState = { active: true } | { active: false; wakeAt: number | undefined };
@@ -13,7 +13,7 @@ export type GateState = { active: true } | { active: false; wakeAt: number | und
  * gateAt(calendar, Date.parse('2026-11-20T09:14:00+05:30'), 120_000); // { active: true }
  * ```
  */
-export function gateAt(oracle: SessionOracle, now: number, warmupMs: number): GateState {
+export function gateAt(oracle: MarketSessions, now: number, warmupMs: number): GateState {
   if (oracle.isOpen(now)) return { active: true };
   const next = oracle.nextOpen(now);
   if (next === undefined) return { active: false, wakeAt: undefined };

@@ -16,10 +16,11 @@ import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import { parseRupees } from '../domain/money.ts';
 import type { OrderEvent, Position } from '../domain/order-events.ts';
 import type { Broker } from '../execution/broker.ts';
-import { ExecutionEngine, type SessionGate } from '../execution/execution-engine.ts';
+import { ExecutionEngine } from '../execution/execution-engine.ts';
 import type { RiskLimits } from '../execution/risk/risk-limits.ts';
 import type { ShutdownReport } from '../execution/run-shutdown.ts';
 import { untilAborted } from '../execution/until-aborted.ts';
@@ -121,7 +122,7 @@ export class Kernel {
     const parts = await resolveMode({ options, projectDir, log });
     const { clock, feed, calendarStore } = parts;
     // No calendar at all means no trading: the engine denies with the reason.
-    const gate = (): SessionGate | undefined => calendarStore.calendar;
+    const gate = (): MarketSessions | undefined => calendarStore.calendar;
     const lastPrice = (token: string) => {
       const full = feed.latest(Number(token), 'full')?.quote;
       const ltp = full?.ltp ?? feed.latest(Number(token), 'ltp')?.quote.ltp;

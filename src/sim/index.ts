@@ -3,6 +3,8 @@
  * {@link startSimulator} that serves it with the API of `api-spec.md`, and the reusable
  * pieces (order engine, fill logic, market view) that paper mode and backtests share.
  */
+
+export { ALWAYS_OPEN, type MarketSessions } from '../domain/market-sessions.ts';
 export { blackScholes } from './black-scholes.ts';
 export { checkOrder } from './engine/check-order.ts';
 export type { DepthBook, MarketView, PriceBand } from './engine/market-view.ts';
@@ -32,7 +34,6 @@ export {
 export { InstrumentUniverse } from './market/instrument-universe.ts';
 export type { OptionTerms, SimInstrument } from './market/sim-instrument.ts';
 export { type MarketHooks, SimMarket, type SimMarketOptions } from './market/sim-market.ts';
-export { ALWAYS_OPEN, type MarketHours } from './market-hours.ts';
 export {
   type DepthFillResult,
   fillAgainstDepth,

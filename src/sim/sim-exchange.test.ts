@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaceOrderRequest } from '../api/schemas/order-requests.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import { ALWAYS_OPEN } from '../domain/market-sessions.ts';
 import { parseRupees } from '../domain/money.ts';
-import { ALWAYS_OPEN } from './market-hours.ts';
 import { SimExchange } from './sim-exchange.ts';
 
 /** Monday 5 Jan 2026, 09:30 IST. */

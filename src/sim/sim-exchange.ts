@@ -21,6 +21,7 @@ import type {
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import { istDayStart } from '../domain/ist.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
 import { formatRupees } from '../domain/money.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
 import { toModifyParams } from './engine/modify-params.ts';
@@ -31,7 +32,6 @@ import { formatTimeStamp } from './ist-time.ts';
 import { InstrumentUniverse } from './market/instrument-universe.ts';
 import type { SimInstrument } from './market/sim-instrument.ts';
 import { SimMarket } from './market/sim-market.ts';
-import type { MarketHours } from './market-hours.ts';
 import { badRequest, notFound } from './sim-error.ts';
 import { istYear, simHolidays, simHolidaysFor } from './sim-holidays.ts';
 
@@ -44,7 +44,7 @@ export interface SimExchangeOptions {
   /** Holidays the exchange serves and trades by; default the simulator's calendar of each year (`simHolidays`). */
   holidays?: Holidays;
   /** Session rules; default `TradingCalendar.fromHolidays(holidays)`. */
-  hours?: MarketHours;
+  hours?: MarketSessions;
   /** Modifications allowed per order; default 25. */
   maxModifications?: number;
   /** Instruments; default {@link InstrumentUniverse.standard} at the clock's start. */
@@ -66,7 +66,7 @@ export class SimExchange {
   readonly clock: Clock;
   readonly market: SimMarket;
   readonly engine: OrderEngine;
-  readonly hours: MarketHours;
+  readonly hours: MarketSessions;
   /** Holidays given in the options; without them, the simulator's calendar of each year. */
   private readonly holidayData: Holidays | undefined;
 

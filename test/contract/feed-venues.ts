@@ -1,12 +1,12 @@
 import pino from 'pino';
 import { from } from 'rxjs';
-import type { Recording } from '../../src/recording/read-recording.ts';
-import { RecordWriter } from '../../src/recording/record-writer.ts';
 import { ReplayMarket } from '../../src/backtest/replay-market.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { MarketDataBus } from '../../src/market-data/market-data-bus.ts';
 import type { MarketFeed } from '../../src/market-data/market-feed.ts';
 import { fakeQuoteSource } from '../../src/market-data/testing/fake-quote-source.ts';
+import type { Recording } from '../../src/recording/read-recording.ts';
+import { RecordWriter } from '../../src/recording/record-writer.ts';
 
 /** Instant 0 of every feed venue: Friday 20 November 2026, 09:15 IST. */
 export const FEED_T0 = Date.parse('2026-11-20T09:15:00+05:30');

@@ -3,15 +3,15 @@ import { afterEach } from 'vitest';
 import { TiqsClient } from '../../src/api/tiqs-client.ts';
 import { TradingCalendar } from '../../src/calendar/trading-calendar.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
+import type { PlaceIntent } from '../../src/domain/intents.ts';
+import type { OrderEvent } from '../../src/domain/order-events.ts';
 import {
   ExecutionEngine,
   type ExecutionEngineOptions,
 } from '../../src/execution/execution-engine.ts';
-import type { OrderEvent } from '../../src/domain/order-events.ts';
 import type { RunningSimulator, SimulatorOptions } from '../../src/sim/index.ts';
 import { startSimulator } from '../../src/sim/index.ts';
 import { SIM_HOLIDAYS } from '../../src/sim/sim-holidays.ts';
-import type { PlaceIntent } from '../../src/domain/intents.ts';
 
 /** SBIN on NSE, as intents name it. */
 export const SBIN = {

@@ -1,11 +1,15 @@
 import type { OrderBookRecord, TradeBookRecord } from '../../api/schemas/order-records.ts';
 import type { PlaceOrderResult } from '../../api/schemas/order-requests.ts';
 import type { PlaceIntent } from '../../domain/intents.ts';
+import type { MarketSessions } from '../../domain/market-sessions.ts';
 import type { Broker } from '../broker.ts';
-import type { SessionGate } from '../execution-engine.ts';
 
 /** A market that is always open. */
-export const OPEN_SESSION: SessionGate = { isOpen: () => true, nextOpen: () => undefined };
+export const OPEN_SESSION: MarketSessions = {
+  isOpen: () => true,
+  nextOpen: () => undefined,
+  nextClose: () => undefined,
+};
 
 /** A place intent of strategy `s1` for one SBIN at market, changed by `overrides`. */
 export function placeIntent(

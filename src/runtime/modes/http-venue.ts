@@ -3,7 +3,7 @@ import { DEFAULT_RATE_LIMITS } from '../../api/pacing/rate-limits.ts';
 import { type Credentials, TiqsClient } from '../../api/tiqs-client.ts';
 import type { Clock } from '../../clock/clock.ts';
 import { LiveClock } from '../../clock/live-clock.ts';
-import type { SessionOracle } from '../../market-data/session-oracle.ts';
+import type { MarketSessions } from '../../domain/market-sessions.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from '../embedded-simulator.ts';
 import { externalMarketClock } from '../market-clock.ts';
 import { readTokenFile } from '../read-token-file.ts';
@@ -14,7 +14,7 @@ import { busOver, calendarStoreFor, recorderFor, sessionsOf, stateDirOf } from '
 export type HttpVenue = Omit<ModeParts, 'broker' | 'journal' | 'describe' | 'close'> & {
   /** The execution client (the live broker). */
   client: TiqsClient;
-  sessions: SessionOracle;
+  sessions: MarketSessions;
   stateDir: string;
   /** Closes the embedded simulator, if one was started. */
   close(): Promise<void>;

@@ -3,10 +3,10 @@ import { join, resolve } from 'node:path';
 import { CalendarStore } from '../../calendar/calendar-store.ts';
 import type { Clock } from '../../clock/clock.ts';
 import type { Instrument } from '../../domain/intents.ts';
+import type { MarketSessions } from '../../domain/market-sessions.ts';
 import { MarketDataBus } from '../../market-data/market-data-bus.ts';
 import type { MarketFeed } from '../../market-data/market-feed.ts';
 import type { MarketSource } from '../../market-data/market-source.ts';
-import type { SessionOracle } from '../../market-data/session-oracle.ts';
 import { PaperBroker } from '../../paper/paper-broker.ts';
 import { Recorder } from '../../recording/recorder.ts';
 import type { ModeInput } from './mode-parts.ts';
@@ -54,10 +54,11 @@ export function calendarStoreFor(
 }
 
 /** Sessions as the bus and the paper venue ask: closed while there is no calendar. */
-export function sessionsOf(store: CalendarStore): SessionOracle {
+export function sessionsOf(store: CalendarStore): MarketSessions {
   return {
     isOpen: (at) => store.calendar?.isOpen(at) ?? false,
     nextOpen: (after) => store.calendar?.nextOpen(after),
+    nextClose: (after) => store.calendar?.nextClose(after),
   };
 }
 
@@ -66,7 +67,7 @@ export function busOver(
   input: ModeInput,
   source: MarketSource,
   clock: Clock,
-  sessions: SessionOracle,
+  sessions: MarketSessions,
 ): MarketDataBus {
   const { config } = input.options;
   const md = config.marketData;
@@ -92,7 +93,7 @@ export function paperBrokerFor(
   input: ModeInput,
   clock: Clock,
   feed: MarketFeed,
-  sessions: SessionOracle,
+  sessions: MarketSessions,
 ): PaperBroker {
   const { paper } = input.options.config;
   return new PaperBroker({

@@ -4,7 +4,7 @@ import type { Holidays } from '../../api/schemas/utilities.ts';
 import type { Clock } from '../../clock/clock.ts';
 import { LiveClock } from '../../clock/live-clock.ts';
 import { sleep } from '../../clock/sleep.ts';
-import { ALWAYS_OPEN, type MarketHours } from '../market-hours.ts';
+import { ALWAYS_OPEN, type MarketSessions } from '../../domain/market-sessions.ts';
 import { SimError } from '../sim-error.ts';
 import { SimExchange } from '../sim-exchange.ts';
 import { ADMIN_PREFIX, serveAdmin } from './admin-routes.ts';
@@ -33,7 +33,7 @@ export interface SimulatorOptions {
   /** Holidays served and traded by; default the simulator's 2026 calendar. */
   holidays?: Holidays;
   /** Session rules; `'always-open'` never closes. Default: a `TradingCalendar` of `holidays`. */
-  hours?: MarketHours | 'always-open';
+  hours?: MarketSessions | 'always-open';
   /** Accepted `appId`; default `sim-app`. */
   appId?: string;
   /** Accepted `token`; default `sim-token`. */

@@ -1,7 +1,7 @@
 import { DAY_MS, istDayStart, istParts } from '../../domain/ist.ts';
+import type { MarketSessions } from '../../domain/market-sessions.ts';
 import { formatRupees, type Paise } from '../../domain/money.ts';
 import { formatExpiry, formatSymbolDate } from '../ist-time.ts';
-import type { MarketHours } from '../market-hours.ts';
 import type { SimInstrument } from './sim-instrument.ts';
 
 const STRIKES_EACH_SIDE = 20;
@@ -85,7 +85,7 @@ export class InstrumentUniverse {
    * u.get(3045)?.symbol; // 'SBIN-EQ'
    * ```
    */
-  static standard(startAt: number, hours: MarketHours): InstrumentUniverse {
+  static standard(startAt: number, hours: MarketSessions): InstrumentUniverse {
     const list: SimInstrument[] = [];
     for (const [token, symbol, name, base, vol] of EQUITIES) {
       list.push({
@@ -162,7 +162,7 @@ export class InstrumentUniverse {
 }
 
 /** The next two weekly and two monthly expiry instants after `startAt`, ascending. */
-function expiries(startAt: number, hours: MarketHours): number[] {
+function expiries(startAt: number, hours: MarketSessions): number[] {
   const isTradingDay = (midnight: number): boolean => {
     const open = hours.nextOpen(midnight);
     return open !== undefined && open < midnight + DAY_MS;

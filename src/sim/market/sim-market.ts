@@ -1,9 +1,9 @@
 import type { Quote } from '../../api/schemas/quote.ts';
 import type { Greeks } from '../../api/schemas/utilities.ts';
+import type { MarketSessions } from '../../domain/market-sessions.ts';
 import type { Paise } from '../../domain/money.ts';
 import type { QuoteMode } from '../../domain/order-params.ts';
 import type { DepthBook, MarketView, PriceBand } from '../engine/market-view.ts';
-import type { MarketHours } from '../market-hours.ts';
 import { DepthBooks } from './depth-books.ts';
 import type { InstrumentUniverse } from './instrument-universe.ts';
 import { pathSnapshot, type Snapshot } from './market-snapshot.ts';
@@ -28,7 +28,7 @@ export interface MarketHooks {
 /** Options of {@link SimMarket}. */
 export interface SimMarketOptions {
   universe: InstrumentUniverse;
-  hours: MarketHours;
+  hours: MarketSessions;
   seed: number;
   /** Instant the simulation starts at, epoch ms. */
   startAt: number;
@@ -49,7 +49,7 @@ export interface SimMarketOptions {
  */
 export class SimMarket implements MarketView {
   readonly universe: InstrumentUniverse;
-  private readonly hours: MarketHours;
+  private readonly hours: MarketSessions;
   private readonly paths: PricePaths;
   private readonly options: OptionPricer;
   private readonly books: DepthBooks;

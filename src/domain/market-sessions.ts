@@ -1,9 +1,10 @@
 /**
- * What the simulator needs to know about sessions. `TradingCalendar` (src/calendar)
- * satisfies it; so does {@link ALWAYS_OPEN}. Instants are epoch ms. A session is
- * half-open: open at its start instant, closed at its end instant.
+ * The one session port: when the market is open. `TradingCalendar` (src/calendar)
+ * satisfies it; so does {@link ALWAYS_OPEN}. The bus gates polling on it, the engine
+ * gates sending on it, and the simulator opens and closes its market by it. Instants are
+ * epoch ms; a session is half-open: open at its start instant, closed at its end instant.
  */
-export interface MarketHours {
+export interface MarketSessions {
   /** True when a trading session is running at `at`. */
   isOpen(at: number): boolean;
   /** Start of the next session strictly after `after` (or `after` itself if one starts then). */
@@ -13,7 +14,7 @@ export interface MarketHours {
 }
 
 /** A market that never closes: for demos and tests (`--always-open`). */
-export const ALWAYS_OPEN: MarketHours = {
+export const ALWAYS_OPEN: MarketSessions = {
   isOpen: () => true,
   nextOpen: (after) => after,
   nextClose: () => undefined,
