@@ -10,7 +10,7 @@ import { LiveClock } from '../../clock/live-clock.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { IST_ZONE, toIstIso } from '../../domain/ist.ts';
 import { EXCHANGES, type Exchange } from '../../domain/order-params.ts';
-import { readTokenFile } from '../../runtime/kernel.ts';
+import { readTokenFile } from '../../runtime/read-token-file.ts';
 import { istYear, simHolidays } from '../../sim/sim-holidays.ts';
 
 /** What `calendar --json` prints. */

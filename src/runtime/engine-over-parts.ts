@@ -1,0 +1,49 @@
+import type { Logger } from 'pino';
+import type { RunnerConfig } from '../config/config-schema.ts';
+import type { MarketSessions } from '../domain/market-sessions.ts';
+import { ExecutionEngine } from '../execution/execution-engine.ts';
+import type { MarketFeed } from '../market-data/market-feed.ts';
+import type { ModeParts } from './modes/mode-parts.ts';
+import { riskLimitsOf } from './risk-limits-of.ts';
+import type { SessionExpiryNotice } from './session-expiry-notice.ts';
+
+/** The last price, with the day's limits when a full quote has them, from the feed's cache. */
+function lastPriceOf(feed: MarketFeed) {
+  return (token: string) => {
+    const full = feed.latest(Number(token), 'full')?.quote;
+    const ltp = full?.ltp ?? feed.latest(Number(token), 'ltp')?.quote.ltp;
+    if (ltp === undefined) return undefined;
+    return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
+  };
+}
+
+/**
+ * The execution engine over a mode's parts, under the config's risk limits: orders to
+ * `parts.broker`, journalled in `parts.journal`, priced from `parts.feed`, sessions from
+ * the calendar, and a refused session reported to `notice`.
+ */
+export function engineOverParts(
+  config: RunnerConfig,
+  parts: ModeParts,
+  notice: SessionExpiryNotice,
+  logger: Logger,
+): ExecutionEngine {
+  const { calendarStore } = parts;
+  // No calendar at all means no trading: the engine denies with the reason.
+  const sessions = (): MarketSessions | undefined => calendarStore.calendar;
+  return new ExecutionEngine({
+    onSessionRefused: (err) =>
+      notice.refused('execution', {
+        operation: err.operation,
+        ...(err.status === undefined ? {} : { status: err.status }),
+      }),
+    broker: parts.broker,
+    clock: parts.clock,
+    logger,
+    sessions,
+    trackIntervalMs: config.execution.trackIntervalMs,
+    journal: parts.journal,
+    quote: lastPriceOf(parts.feed),
+    risk: riskLimitsOf(config),
+  });
+}

@@ -1,0 +1,100 @@
+import type { Logger } from 'pino';
+import { interval, type Subscription } from 'rxjs';
+import type { CalendarStore } from '../calendar/calendar-store.ts';
+import { beforeClose$ } from '../calendar/schedules.ts';
+import type { TradingCalendar } from '../calendar/trading-calendar.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { RunnerConfig } from '../config/config-schema.ts';
+import type { ExecutionEngine } from '../execution/execution-engine.ts';
+import type { MarketFeed } from '../market-data/market-feed.ts';
+import { logMarketSummary } from './bot-summary.ts';
+import type { StrategyStatus } from './strategy-runner.ts';
+
+/** How often positions are marked and the kill switch checked, market time. */
+export const RISK_MARK_MS = 5_000;
+
+/** What the kernel's timers act on. */
+export interface ScheduleDeps {
+  config: RunnerConfig;
+  clock: Clock;
+  calendarStore: CalendarStore;
+  feed: MarketFeed;
+  engine: ExecutionEngine;
+  logger: Logger;
+  /** Marks positions, checks the kill switch and republishes positions. */
+  mark(): void;
+  /** Strategy ids with their run status. */
+  strategies(): Record<string, StrategyStatus>;
+  /** Logs each strategy's PnL. */
+  logPnl(log: Logger): void;
+}
+
+/** Squares off every strategy with intraday orders `minutes` before each close. */
+function squareOffBeforeClose(deps: ScheduleDeps, calendar: TradingCalendar): Subscription[] {
+  const { engine, clock, logger } = deps;
+  const minutes = deps.config.execution.squareOffMinutesBeforeClose;
+  if (minutes <= 0) return [];
+  const close$ = beforeClose$(deps.calendarStore.calendar$ ?? calendar, clock, minutes);
+  return [
+    close$.subscribe(() => {
+      const intraday = engine
+        .orders()
+        .filter((o) => o.intent.product === 'I')
+        .map((o) => o.strategyId);
+      for (const strategyId of new Set(intraday)) {
+        logger.info(
+          { component: 'execution', strategy: strategyId, minutes },
+          'squaring off intraday positions before the close',
+        );
+        void engine.submit({
+          kind: 'squareOff',
+          id: `auto-eod-${clock.now()}`,
+          strategyId,
+          reason: 'intraday square-off before the close',
+        });
+      }
+    }),
+  ];
+}
+
+/** The periodic market summary and PnL lines (`logging.summaryIntervalSeconds`). */
+function summaryEvery(deps: ScheduleDeps): Subscription[] {
+  const seconds = deps.config.logging.summaryIntervalSeconds;
+  if (seconds <= 0) return [];
+  const log = deps.logger.child({ component: 'summary' });
+  const tick = () => {
+    deps.mark();
+    logMarketSummary(log, {
+      clock: deps.clock,
+      calendarStore: deps.calendarStore,
+      bus: deps.feed,
+      strategies: deps.strategies(),
+    });
+    deps.logPnl(log);
+  };
+  return [interval(seconds * 1_000, deps.clock.scheduler).subscribe(tick)];
+}
+
+/**
+ * Marks positions and checks the kill switch on its own timer, whatever the logging
+ * settings: unrealised losses must stop entries even between fills.
+ */
+function riskMarks(deps: ScheduleDeps): Subscription[] {
+  return [
+    interval(RISK_MARK_MS, deps.clock.scheduler).subscribe(() => deps.mark()),
+    // Intents deferred for want of a calendar go out once one arrives.
+    deps.calendarStore.calendar$.subscribe(() => deps.engine.retryDeferred()),
+  ];
+}
+
+/**
+ * Starts the kernel's timers, in this order (it decides which fires first at one
+ * instant of virtual time): the square-off before the close, the summary, the risk marks.
+ * Returns what to unsubscribe at stop.
+ */
+export function startKernelSchedules(
+  deps: ScheduleDeps,
+  calendar: TradingCalendar,
+): Subscription[] {
+  return [...squareOffBeforeClose(deps, calendar), ...summaryEvery(deps), ...riskMarks(deps)];
+}
