@@ -1,0 +1,58 @@
+/**
+ * `tiqs-runner/sim`: the local exchange simulator. {@link SimExchange} runs in-process;
+ * {@link startSimulator} serves it over HTTP with the service's API (docs/simulator.md).
+ * The order engine, fill logic and market pieces are here too, for venues that reuse
+ * them. The names are those of the simulator's own barrel, `src/sim/index.ts`, which
+ * the project's tests import directly; this file is the door the package publishes.
+ */
+
+export {
+  blackScholes,
+  CANCEL_ACCEPTED,
+  checkOrder,
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_SIM_CREDENTIALS,
+  type DepthBook,
+  type DepthFillResult,
+  FaultInjector,
+  type FaultSettings,
+  fillAgainstDepth,
+  InstrumentUniverse,
+  isStopTriggered,
+  istYear,
+  type LevelFill,
+  type MarketHooks,
+  type MarketView,
+  MODIFY_ACCEPTED,
+  NO_FAULTS,
+  type OptionTerms,
+  OrderEngine,
+  type OrderEngineOptions,
+  type OrderEvent,
+  type OrderFill,
+  type OrderParams,
+  type PriceBand,
+  Prng,
+  type RateLimits,
+  ROUTE_IDS,
+  type RouteId,
+  type RunningSimulator,
+  SIM_HOLIDAYS,
+  type SimCredentials,
+  SimError,
+  SimExchange,
+  type SimExchangeOptions,
+  type SimInstrument,
+  SimMarket,
+  type SimMarketOptions,
+  type SimOrder,
+  SimStats,
+  type SimulatorOptions,
+  simHolidays,
+  simHolidaysFor,
+  startSimulator,
+  toHistory,
+  toHistoryRecord,
+  toOrderBookRecord,
+  toTradeBookRecord,
+} from '../sim/index.ts';
