@@ -68,7 +68,7 @@ export interface ModeParts {
   feed: MarketFeed;
   broker: Broker;
   journal: Journal;
-  /** Records the source's answers when recording is on (see `src/backtest/recorder.ts`). */
+  /** Records the source's answers when recording is on (see `src/recording/recorder.ts`). */
   recorder: Recorder | undefined;
   /** Tells the venue an instrument's lot and tick before an order in it (paper fills need them). */
   describe(instrument: Instrument): void;
