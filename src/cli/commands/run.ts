@@ -1,11 +1,8 @@
-import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { constants } from 'node:os';
-import { parseEnv } from 'node:util';
 import { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../logging/create-logger.ts';
+import { CredentialReload } from '../../runtime/credential-reload.ts';
 import { Kernel } from '../../runtime/kernel.ts';
-import { readTokenFile } from '../../runtime/read-token-file.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadConfigOrReport } from '../load-config-or-report.ts';
@@ -20,8 +17,9 @@ const CLOSING_RESERVE_MAX_MS = 2_000;
  * gracefully under `execution.onShutdown` and exits 0, always within
  * `execution.shutdownTimeoutMs` whatever the service does: the graceful work gets the
  * budget less a closing reserve, then the process logs what it could not finish and
- * exits. A second signal exits at once (128 + the signal's number). SIGHUP re-reads the
- * config's credentials (a new day's token) and resumes a paused bot without a restart.
+ * exits. A second signal exits at once (128 + the signal's number). SIGHUP or a change of
+ * `broker.tokenFile` hands over a new day's token and resumes a paused bot without a
+ * restart (see `CredentialReload`).
  */
 export function runCommand(): Command {
   return new Command('run')
@@ -87,59 +85,16 @@ export function runCommand(): Command {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
-      let currentToken = config.broker.token;
-      const onHangUp = () => {
-        // An env file next to the bot holds the day's token. Its values win over the
-        // environment the process started with (process.loadEnvFile would not override).
-        const env = existsSync('.env')
-          ? { ...process.env, ...parseEnv(readFileSync('.env', 'utf8')) }
-          : process.env;
-        loadConfig(opts.config, env)
-          .then((fresh) => {
-            if (fresh.broker.appId !== undefined && fresh.broker.token !== undefined) {
-              if (fresh.broker.token === currentToken) {
-                logger.warn('SIGHUP: the token is unchanged; still using the old one');
-                return;
-              }
-              currentToken = fresh.broker.token;
-              kernel.setCredentials({ appId: fresh.broker.appId, token: fresh.broker.token });
-              logger.info('credentials reloaded on SIGHUP');
-            } else {
-              logger.warn('SIGHUP: the config has no appId/token to reload');
-            }
-          })
-          .catch((err: unknown) =>
-            logger.error(
-              { err: err instanceof Error ? err.message : String(err) },
-              'SIGHUP: could not reload the config',
-            ),
-          );
-      };
-      process.on('SIGHUP', onHangUp);
-      const { tokenFile } = config.broker;
-      if (tokenFile !== undefined && config.broker.appId !== undefined) {
-        const appId = config.broker.appId;
-        // Polling the file's stat is portable and cheap at this interval.
-        watchFile(tokenFile, { interval: 2_000 }, () => {
-          readTokenFile(tokenFile)
-            .then((token) => {
-              if (token === '') return;
-              kernel.setCredentials({ appId, token });
-              logger.info({ file: tokenFile }, 'token file changed: credentials reloaded');
-            })
-            .catch((err: unknown) =>
-              logger.warn(
-                { err: err instanceof Error ? err.message : String(err) },
-                'token file unreadable',
-              ),
-            );
-        });
-      }
+      const reload = CredentialReload.start({
+        configFile: opts.config,
+        config,
+        logger,
+        setCredentials: (credentials) => kernel.setCredentials(credentials),
+      });
       // A stop may come while starting (e.g. the service does not answer at all).
       await Promise.race([kernel.start(), stopped]);
       await stopped;
-      if (tokenFile !== undefined) unwatchFile(tokenFile);
-      process.off('SIGHUP', onHangUp);
+      reload.close();
       process.exitCode = exitCode;
     });
 }
