@@ -11,7 +11,7 @@ import { logMarketSummary } from './bot-summary.ts';
 import type { StrategyStatus } from './strategy-runner.ts';
 
 /** How often positions are marked and the kill switch checked, market time. */
-export const RISK_MARK_MS = 5_000;
+const RISK_MARK_MS = 5_000;
 
 /** What the kernel's timers act on. */
 export interface ScheduleDeps {
