@@ -1,6 +1,6 @@
 import type { FullQuote } from '../api/schemas/quote.ts';
 import type { Paise } from '../domain/money.ts';
-import type { DepthBook, MarketView, PriceBand } from '../sim/engine/market-view.ts';
+import type { DepthBook, PriceBand, VenueMarket } from '../sim/engine/venue-market.ts';
 import type { SimInstrument } from '../sim/market/sim-instrument.ts';
 
 /** What the paper broker knows of an instrument it has not seen described. */
@@ -16,7 +16,7 @@ export interface InstrumentTerms {
  * whose depth the order engine consumes as it fills until the next quote replaces it.
  * This is how paper mode fills with the simulator's own fill logic.
  */
-export class BusMarketView implements MarketView {
+export class BusMarketView implements VenueMarket {
   /**
    * @param slippageTicks the book fills see is moved this many ticks worse a side: bids
    *   down, asks up (a simple, documented slippage model; 0 = the quote as it came).

@@ -7,7 +7,6 @@
 export { ALWAYS_OPEN, type MarketSessions } from '../domain/market-sessions.ts';
 export { blackScholes } from './black-scholes.ts';
 export { checkOrder } from './engine/check-order.ts';
-export type { DepthBook, MarketView, PriceBand } from './engine/market-view.ts';
 export {
   CANCEL_ACCEPTED,
   MODIFY_ACCEPTED,
@@ -20,11 +19,12 @@ export {
   toOrderBookRecord,
   toTradeBookRecord,
 } from './engine/order-records.ts';
-export type { OrderEvent, OrderFill, OrderParams, SimOrder } from './engine/sim-order.ts';
+export type { OrderFill, OrderParams, SimOrder, SimOrderEvent } from './engine/sim-order.ts';
+export type { DepthBook, PriceBand, VenueMarket } from './engine/venue-market.ts';
 export { FaultInjector, type FaultSettings, NO_FAULTS } from './http/fault-injector.ts';
-export { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limiter.ts';
 export { ROUTE_IDS, type RouteId } from './http/route-table.ts';
 export { DEFAULT_SIM_CREDENTIALS, type SimCredentials } from './http/sim-auth.ts';
+export { DEFAULT_SIM_RATE_LIMITS, type SimRateLimits } from './http/sim-rate-limiter.ts';
 export { SimStats } from './http/sim-stats.ts';
 export {
   type RunningSimulator,

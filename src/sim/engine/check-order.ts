@@ -1,7 +1,7 @@
 import { formatRupees, isOnTick, type Paise } from '../../domain/money.ts';
 import type { SimInstrument } from '../market/sim-instrument.ts';
-import type { MarketView } from './market-view.ts';
 import type { OrderParams } from './sim-order.ts';
+import type { VenueMarket } from './venue-market.ts';
 
 /**
  * The exchange's business rules for an order, in the order a trader would want to hear
@@ -11,7 +11,7 @@ import type { OrderParams } from './sim-order.ts';
 export function checkOrder(
   p: OrderParams,
   inst: SimInstrument,
-  market: MarketView,
+  market: VenueMarket,
   at: number,
   marketOpen: boolean,
 ): string | undefined {

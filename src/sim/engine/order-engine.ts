@@ -4,13 +4,13 @@ import type { SimInstrument } from '../market/sim-instrument.ts';
 import { fillAgainstDepth, isStopTriggered } from '../matching/fill-against-depth.ts';
 import { badRequest, notFound } from '../sim-error.ts';
 import { checkOrder } from './check-order.ts';
-import type { MarketView } from './market-view.ts';
 import { averagePriceOf, type OrderFill, type OrderParams, type SimOrder } from './sim-order.ts';
+import type { VenueMarket } from './venue-market.ts';
 
 /** Options of {@link OrderEngine}. */
 export interface OrderEngineOptions {
   clock: Clock;
-  market: MarketView;
+  market: VenueMarket;
   /** Whether a session runs at an instant (a `TradingCalendar` will do). */
   hours: { isOpen(at: number): boolean };
   /** Modifications allowed per order; default 25 (the real service's limit). */
@@ -73,7 +73,7 @@ const WORKING: ReadonlySet<OrderStatus> = new Set(['OPEN', 'PENDING']);
  * Order lifecycle and matching, free of HTTP: placement checks, PendingNew → NewAck →
  * New → Fill, resting limit orders, stop triggers, IOC, cover stop legs, modify, cancel,
  * after-market orders and end-of-session expiry. Fills go through
- * {@link fillAgainstDepth}, against whatever {@link MarketView} it is given, so paper
+ * {@link fillAgainstDepth}, against whatever {@link VenueMarket} it is given, so paper
  * mode and backtests fill exactly like the simulator.
  *
  * The owner calls {@link onStep} each time market prices move, {@link onOpen} and
@@ -89,7 +89,7 @@ const WORKING: ReadonlySet<OrderStatus> = new Set(['OPEN', 'PENDING']);
  */
 export class OrderEngine {
   private readonly clock: Clock;
-  private readonly market: MarketView;
+  private readonly market: VenueMarket;
   private readonly hours: { isOpen(at: number): boolean };
   private readonly maxModifications: number;
   private readonly byId = new Map<string, SimOrder>();

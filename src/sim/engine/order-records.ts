@@ -5,7 +5,7 @@ import type {
 } from '../../api/schemas/order-records.ts';
 import { formatRupees, type Paise } from '../../domain/money.ts';
 import { formatDateTime, formatEpochSeconds, formatTimeStamp } from '../ist-time.ts';
-import { averagePriceOf, type OrderEvent, type OrderFill, type SimOrder } from './sim-order.ts';
+import { averagePriceOf, type OrderFill, type SimOrder, type SimOrderEvent } from './sim-order.ts';
 
 /** Account the simulator books every order to. */
 export const SIM_USER_ID = 'SIM0001';
@@ -18,7 +18,7 @@ function optionalMoney(order: SimOrder, paise: Paise): string {
   return paise > 0 ? money(order, paise) : '';
 }
 
-function common(order: SimOrder, e: OrderEvent) {
+function common(order: SimOrder, e: SimOrderEvent) {
   const p = e.params;
   const inst = order.instrument;
   return {
@@ -55,7 +55,7 @@ function common(order: SimOrder, e: OrderEvent) {
 }
 
 /** One order-history record (spec §2.4) for one event of `order`. */
-export function toHistoryRecord(order: SimOrder, e: OrderEvent): OrderHistoryRecord {
+export function toHistoryRecord(order: SimOrder, e: SimOrderEvent): OrderHistoryRecord {
   return {
     ...common(order, e),
     reportType: e.reportType,
@@ -73,7 +73,7 @@ export function toHistory(order: SimOrder): OrderHistoryRecord[] {
 /** The order-book record (spec §2.5) of `order`'s current state. */
 export function toOrderBookRecord(order: SimOrder): OrderBookRecord {
   const last = order.history.at(-1);
-  const event: OrderEvent = {
+  const event: SimOrderEvent = {
     reportType: last?.reportType ?? 'PendingNew',
     at: order.updatedAt,
     status: order.status,

@@ -35,7 +35,7 @@ export interface OrderParams {
 }
 
 /** The order's state as one history record shows it. */
-export interface OrderEvent {
+export interface SimOrderEvent {
   reportType: ReportType;
   /** Epoch ms. */
   at: number;
@@ -91,7 +91,7 @@ export interface SimOrder {
   parentId: string | undefined;
   /** For a cover order's main leg: its stop leg's id, once created. */
   childId: string | undefined;
-  history: OrderEvent[];
+  history: SimOrderEvent[];
   fills: OrderFill[];
 }
 

@@ -11,9 +11,9 @@ import { ADMIN_PREFIX, serveAdmin } from './admin-routes.ts';
 import { BODIED_ROUTES, dispatch } from './dispatch.ts';
 import { type FaultAction, FaultInjector, type FaultSettings } from './fault-injector.ts';
 import { redirectResponse, stallResponse, trickleResponse } from './fault-responses.ts';
-import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limiter.ts';
 import { matchRoute, type RouteId } from './route-table.ts';
 import { checkCredentials, DEFAULT_SIM_CREDENTIALS, type SimCredentials } from './sim-auth.ts';
+import { DEFAULT_SIM_RATE_LIMITS, SimRateLimiter, type SimRateLimits } from './sim-rate-limiter.ts';
 import { SimStats } from './sim-stats.ts';
 
 const MAX_BODY_BYTES = 1_000_000;
@@ -41,7 +41,7 @@ export interface SimulatorOptions {
   /** The token is refused from this instant (epoch ms, `clock` time). */
   tokenExpiresAt?: number;
   /** Request limits; `false` turns them off. Default: the documented limits. */
-  rateLimits?: false | Partial<RateLimits>;
+  rateLimits?: false | Partial<SimRateLimits>;
   /** Initial fault injection; change at run time through `faults`. */
   faults?: Partial<FaultSettings>;
   /** Most tokens per list-quote or greeks request; default 100. */
@@ -109,7 +109,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const limiter =
     options.rateLimits === false
       ? undefined
-      : new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, networkClock);
+      : new SimRateLimiter({ ...DEFAULT_SIM_RATE_LIMITS, ...options.rateLimits }, networkClock);
   let credentials: SimCredentials = {
     appId: options.appId ?? DEFAULT_SIM_CREDENTIALS.appId,
     token: options.token ?? DEFAULT_SIM_CREDENTIALS.token,

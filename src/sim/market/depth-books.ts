@@ -1,4 +1,4 @@
-import type { DepthBook } from '../engine/market-view.ts';
+import type { DepthBook } from '../engine/venue-market.ts';
 import { hashInts, Prng } from '../prng.ts';
 import type { Snapshot } from './market-snapshot.ts';
 import type { SimInstrument } from './sim-instrument.ts';

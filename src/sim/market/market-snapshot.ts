@@ -1,5 +1,5 @@
 import type { Paise } from '../../domain/money.ts';
-import type { PriceBand } from '../engine/market-view.ts';
+import type { PriceBand } from '../engine/venue-market.ts';
 import type { PathState } from './price-paths.ts';
 
 /** Everything a quote of one instrument shows, at the market's time. */

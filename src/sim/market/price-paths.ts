@@ -1,6 +1,6 @@
 import { DAY_MS, istDayStart } from '../../domain/ist.ts';
 import { type Paise, roundToTick } from '../../domain/money.ts';
-import type { PriceBand } from '../engine/market-view.ts';
+import type { PriceBand } from '../engine/venue-market.ts';
 import { hashInts, Prng } from '../prng.ts';
 import type { SimInstrument } from './sim-instrument.ts';
 

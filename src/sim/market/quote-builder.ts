@@ -1,5 +1,5 @@
 import type { FullQuote } from '../../api/schemas/quote.ts';
-import type { DepthBook } from '../engine/market-view.ts';
+import type { DepthBook } from '../engine/venue-market.ts';
 import type { Snapshot } from './market-snapshot.ts';
 
 /**

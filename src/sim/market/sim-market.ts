@@ -3,7 +3,7 @@ import type { Greeks } from '../../api/schemas/utilities.ts';
 import type { MarketSessions } from '../../domain/market-sessions.ts';
 import type { Paise } from '../../domain/money.ts';
 import type { QuoteMode } from '../../domain/order-params.ts';
-import type { DepthBook, MarketView, PriceBand } from '../engine/market-view.ts';
+import type { DepthBook, PriceBand, VenueMarket } from '../engine/venue-market.ts';
 import { DepthBooks } from './depth-books.ts';
 import type { InstrumentUniverse } from './instrument-universe.ts';
 import { pathSnapshot, type Snapshot } from './market-snapshot.ts';
@@ -47,7 +47,7 @@ export interface SimMarketOptions {
  * (option prices, greeks, synthetic day), {@link DepthBooks} (per-step depth) and
  * {@link buildFullQuote} (quote assembly).
  */
-export class SimMarket implements MarketView {
+export class SimMarket implements VenueMarket {
   readonly universe: InstrumentUniverse;
   private readonly hours: MarketSessions;
   private readonly paths: PricePaths;

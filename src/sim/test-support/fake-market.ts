@@ -1,5 +1,5 @@
 import type { Paise } from '../../domain/money.ts';
-import type { DepthBook, MarketView, PriceBand } from '../engine/market-view.ts';
+import type { DepthBook, PriceBand, VenueMarket } from '../engine/venue-market.ts';
 import type { SimInstrument } from '../market/sim-instrument.ts';
 
 /** SBIN as the engine tests trade it. */
@@ -37,7 +37,7 @@ export const NIFTY_CE: SimInstrument = {
  * A hand-driven market for engine tests: each `set` puts the last price where the test
  * wants it, with five levels a side one tick apart and `perLevel` lots at each.
  */
-export class FakeMarket implements MarketView {
+export class FakeMarket implements VenueMarket {
   private readonly state = new Map<number, { ltp: Paise; book: DepthBook; band: PriceBand }>();
   private readonly instruments = new Map<number, SimInstrument>();
 

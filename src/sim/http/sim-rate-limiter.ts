@@ -3,7 +3,7 @@ import { istDayStart } from '../../domain/ist.ts';
 import type { RouteId } from './route-table.ts';
 
 /** Request limits, as documented for the real service (api-facts.md). */
-export interface RateLimits {
+export interface SimRateLimits {
   /** Quote operations per second; default 10. */
   quotesPerSecond: number;
   /** Order placements per second; default 10. */
@@ -17,7 +17,7 @@ export interface RateLimits {
 }
 
 /** The documented limits of the real service. */
-export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
+export const DEFAULT_SIM_RATE_LIMITS: Readonly<SimRateLimits> = {
   quotesPerSecond: 10,
   ordersPerSecond: 10,
   ordersPerMinute: 200,
@@ -25,7 +25,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
   othersPerSecond: 100,
 };
 
-/** Outcome of {@link RateLimiter.admit}. */
+/** Outcome of {@link SimRateLimiter.admit}. */
 export type Admission = { ok: true } | { ok: false; message: string; retryAfterMs: number };
 
 interface Window {
@@ -39,13 +39,13 @@ interface Window {
  * Sliding-window limits per class of operation (quotes, placements, the rest). A refused
  * request does not use up the window.
  */
-export class RateLimiter {
+export class SimRateLimiter {
   private readonly clock: Clock;
   private readonly windows: Record<'quote' | 'order' | 'other', Window[]>;
   private day = { start: Number.NaN, count: 0 };
   private readonly perDay: number;
 
-  constructor(limits: RateLimits, clock: Clock) {
+  constructor(limits: SimRateLimits, clock: Clock) {
     this.clock = clock;
     const w = (label: string, ms: number, limit: number): Window => ({
       label,

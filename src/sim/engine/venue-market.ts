@@ -19,14 +19,14 @@ export interface PriceBand {
  * it; paper mode and backtests can provide their own (live quotes, replayed data) and
  * reuse the same engine and fill logic.
  */
-export interface MarketView {
+export interface VenueMarket {
   instrument(token: number): SimInstrument | undefined;
   /** Last traded price now. */
   ltp(token: number): Paise;
   band(token: number): PriceBand;
   /**
    * Depth now. The engine takes liquidity by writing the remaining levels back with
-   * {@link MarketView.setDepth}, so two orders in the same instant do not both fill
+   * {@link VenueMarket.setDepth}, so two orders in the same instant do not both fill
    * against the same quantity.
    */
   depth(token: number): DepthBook;
