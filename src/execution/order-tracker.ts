@@ -1,25 +1,21 @@
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
-import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
+import type { OrderBookRecord } from '../api/schemas/order-records.ts';
 import type { Clock } from '../clock/clock.ts';
-import { parseRupees } from '../domain/money.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
+import {
+  type BookSnapshot,
+  type ReconcileStep,
+  reconcile,
+  type SeenRecord,
+  type TrackedIndex,
+} from './reconcile.ts';
+import { reconcileOrder, unchanged } from './reconcile-order.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
 
 const intentKey = (strategyId: string, intentId: string): string =>
   `${strategyId}\u0000${intentId}`;
-
-/** A cover order's stop-loss leg, as the book marks it. */
-function isStopLeg(record: OrderBookRecord): boolean {
-  return record.snoOrderDirection === 'SL' && record.snoOrderID !== '';
-}
-
-/** The fields of an order's state that the book and the history share. */
-type OrderState = Pick<
-  OrderBookRecord,
-  'orderStatus' | 'quantity' | 'price' | 'fillShares' | 'rejectReason'
->;
 
 /** Options of {@link OrderTracker}. */
 export interface OrderTrackerOptions {
@@ -59,6 +55,14 @@ export class OrderTracker {
   private readonly open = new Set<TrackedOrder>();
   /** The latest order of each strategy intent. */
   private readonly byIntentKey = new Map<string, TrackedOrder>();
+  /** Orders by service id; orders learn their id later (see {@link syncIds}). */
+  private readonly byOrderId = new Map<string, TrackedOrder>();
+  /** Orders without a service id yet. */
+  private readonly idless = new Set<TrackedOrder>();
+  /** Tags of earlier attempts, to the order that superseded them. */
+  private readonly byPreviousTag = new Map<string, TrackedOrder>();
+  /** The record each order was last brought in line with: unchanged ones are skipped. */
+  private readonly seen = new WeakMap<TrackedOrder, SeenRecord>();
   private timer: Subscription | undefined;
   private inFlight: Promise<void> | undefined;
   private stopped = false;
@@ -71,6 +75,9 @@ export class OrderTracker {
     this.orders.set(order.tag, order);
     this.byIntentKey.set(intentKey(order.strategyId, order.intentId), order);
     if (!isFinal(order.status)) this.open.add(order);
+    if (order.orderId === undefined) this.idless.add(order);
+    else this.byOrderId.set(order.orderId, order);
+    for (const tag of order.previousTags ?? []) this.byPreviousTag.set(tag, order);
   }
 
   /** Follows `order` under a new tag (a re-placement); the old key goes. */
@@ -148,28 +155,12 @@ export class OrderTracker {
       return;
     }
     try {
-      const [book, trades] = await Promise.all([
+      const [orders, trades] = await Promise.all([
         this.options.broker.orderBook(),
         this.options.broker.tradeBook(),
       ]);
       this.readOk = true;
-      const { missing, absent, duplicates } = this.reconcile(book, trades);
-      for (const [order, record] of duplicates) await this.options.onDuplicate(order, record);
-      for (const order of absent) await this.options.onAbsent(order);
-      // An active order the day's book does not list (e.g. an after-market order from
-      // an earlier day) is read from its own history instead.
-      for (const order of missing) {
-        try {
-          const [latest] = await this.options.broker.orderHistory(order.orderId ?? '');
-          if (latest === undefined) continue;
-          this.apply(order, latest, trades);
-        } catch (err) {
-          this.options.logger.warn(
-            { err, tag: order.tag },
-            'order history unavailable; will ask again',
-          );
-        }
-      }
+      await this.applySnapshot({ orders, trades });
     } catch (err) {
       this.readOk = false;
       this.options.onPollError(err);
@@ -179,221 +170,111 @@ export class OrderTracker {
     }
   }
 
-  /**
-   * Applies a snapshot of the books: the heart of tracking, also used at start-up.
-   * Returns the active orders with an id that the book does not list, the unknown
-   * placements confirmed absent, and earlier attempts that turned up late.
-   */
-  reconcile(
-    book: readonly OrderBookRecord[],
-    trades: readonly TradeBookRecord[],
-  ): {
-    missing: TrackedOrder[];
-    absent: TrackedOrder[];
-    duplicates: Array<[TrackedOrder, OrderBookRecord]>;
-  } {
-    const missing: TrackedOrder[] = [];
-    const absent: TrackedOrder[] = [];
-    const duplicates: Array<[TrackedOrder, OrderBookRecord]> = [];
-    this.adoptStopLegs(book);
-    const now = this.options.clock.now();
-    // A cover order's stop leg carries its parent's tag; only main legs are found by tag.
-    const byTag = new Map(
-      book.filter((r) => r.tags !== '' && !isStopLeg(r)).map((r) => [r.tags, r]),
-    );
-    const byId = new Map(book.map((r) => [r.id, r]));
-    const tracked = new Set(
-      this.all().flatMap((o) => (o.orderId === undefined ? [] : [o.orderId])),
-    );
-    for (const order of this.all()) {
-      for (const old of order.previousTags ?? []) {
-        const late = byTag.get(old);
-        if (late !== undefined && !tracked.has(late.id)) {
-          tracked.add(late.id);
-          duplicates.push([order, late]);
-        }
-      }
-    }
-    for (const order of this.active()) {
-      const record = order.orderId === undefined ? byTag.get(order.tag) : byId.get(order.orderId);
-      if (record === undefined && order.orderId === undefined) {
-        if (
-          order.status === 'unknown' &&
-          now - (order.unknownSince ?? now) >= this.options.unknownGraceMs
-        ) {
-          absent.push(order);
-        }
-        continue;
-      }
-      if (record === undefined) {
-        missing.push(order);
-        continue;
-      }
-      if (order.orderId === undefined) {
-        order.orderId = record.id;
-        if (order.status === 'unknown' || order.status === 'submitting') order.status = 'pending';
-        this.options.logger.info(
-          { tag: order.tag, orderId: record.id },
-          'order found in the book by its tag',
-        );
-      }
-      this.apply(order, record, trades);
-    }
-    return { missing, absent, duplicates };
+  /** What the tracker knows, as {@link reconcile} reads it. */
+  private index(): TrackedIndex {
+    this.syncIds();
+    return {
+      active: this.active(),
+      byOrderId: this.byOrderId,
+      byPreviousTag: this.byPreviousTag,
+      seen: this.seen,
+    };
   }
 
-  /** Events in lifecycle order: accepted and opened, then fills, then the final state. */
-  private apply(order: TrackedOrder, record: OrderState, trades: readonly TradeBookRecord[]): void {
-    this.applyProgress(order, record);
-    this.applyFills(
-      order,
-      trades.filter((t) => t.id === order.orderId),
-    );
-    this.applyStatus(order, record);
-    this.options.persist(order);
+  /** Orders learn their id from a placement's answer: index those that have. */
+  private syncIds(): void {
+    for (const o of this.idless) {
+      if (o.orderId === undefined) continue;
+      this.byOrderId.set(o.orderId, o);
+      this.idless.delete(o);
+    }
   }
 
   /**
-   * A filled cover order spawns a stop-loss leg at the exchange (linked by `snoOrderID`).
-   * Its fills move the position, so it is tracked like an order of the same intent:
-   * intent `<id>/stop`, tag `<tag>/SL`.
+   * Brings the tracked orders in line with a snapshot of the books: the pure
+   * {@link reconcile} says what changed, and the steps are applied here, in order.
    */
-  private adoptStopLegs(book: readonly OrderBookRecord[]): void {
-    const known = new Set<string>();
-    const parents = new Map<string, TrackedOrder>();
-    for (const o of this.orders.values()) {
-      if (o.orderId !== undefined) known.add(o.orderId);
-      if (o.orderId !== undefined && o.variety === 'cover') parents.set(o.orderId, o);
+  private async applySnapshot(snapshot: BookSnapshot): Promise<void> {
+    const steps = reconcile(this.index(), snapshot, {
+      now: this.options.clock.now(),
+      unknownGraceMs: this.options.unknownGraceMs,
+    });
+    for (const step of steps) {
+      switch (step.kind) {
+        case 'duplicate':
+          await this.options.onDuplicate(step.order, step.record);
+          break;
+        case 'absent':
+          await this.options.onAbsent(step.order);
+          break;
+        case 'missing':
+          await this.readHistory(step.order, step.trades);
+          break;
+        default:
+          this.apply(step);
+      }
     }
-    for (const record of book) {
-      if (!isStopLeg(record) || known.has(record.id)) continue;
-      const parent = parents.get(record.snoOrderID);
-      if (parent === undefined) continue;
-      const quantity = Number(record.quantity);
-      const leg: TrackedOrder = {
-        strategyId: parent.strategyId,
-        intentId: `${parent.intentId}/stop`,
-        tag: `${parent.tag}/SL`,
-        variety: 'cover',
-        intent: {
-          ...parent.intent,
-          id: `${parent.intentId}/stop`,
-          side: parent.intent.side === 'B' ? 'S' : 'B',
-          quantity,
-          orderType: 'SL-MKT',
-          reason: 'stop-loss leg of a cover order',
-        },
-        request: parent.request,
-        orderId: record.id,
-        status: 'pending',
-        quantity,
-        filledQuantity: 0,
-        fills: new Set(),
-        replacements: 0,
-        modifications: 0,
-        placedAt: this.options.clock.now(),
-        acceptedSeen: false,
-        openedSeen: false,
-        system: true,
-      };
-      this.track(leg);
-      // The exchange placed it on our behalf: announce it like any order, so every
-      // consumer of events (positions, ledgers, strategies) knows what it is.
-      this.options.emit({ type: 'OrderSubmitted', ...this.base(leg), intent: leg.intent });
-      this.options.logger.info(
-        { tag: leg.tag, orderId: record.id, parent: parent.orderId },
-        'following the stop leg of a cover order',
+  }
+
+  /**
+   * An active order the day's book does not list (e.g. an after-market order from an
+   * earlier day) is read from its own history instead.
+   */
+  private async readHistory(
+    order: TrackedOrder,
+    trades: Extract<ReconcileStep, { kind: 'missing' }>['trades'],
+  ): Promise<void> {
+    try {
+      const [latest] = await this.options.broker.orderHistory(order.orderId ?? '');
+      if (latest === undefined) return;
+      if (unchanged(order, latest, trades, this.seen.get(order))) return;
+      for (const step of reconcileOrder(order, latest, trades, this.options.clock.now()))
+        this.apply(step);
+    } catch (err) {
+      this.options.logger.warn(
+        { err, tag: order.tag },
+        'order history unavailable; will ask again',
       );
     }
   }
 
-  private base(order: TrackedOrder) {
-    return {
-      strategyId: order.strategyId,
-      intentId: order.intentId,
-      tag: order.tag,
-      at: this.options.clock.now(),
-      ...(order.orderId === undefined ? {} : { orderId: order.orderId }),
-    };
-  }
-
-  private applyProgress(order: TrackedOrder, record: OrderState): void {
-    const { emit } = this.options;
-    const status = record.orderStatus;
-    if (!order.acceptedSeen && status !== 'REJECTED') {
-      order.acceptedSeen = true;
-      emit({ type: 'OrderAccepted', ...this.base(order) });
-    }
-    const quantity = Number(record.quantity);
-    const price = record.price === '' ? undefined : parseRupees(record.price);
-    const quantityChanged =
-      Number.isFinite(quantity) && quantity > 0 && quantity !== order.quantity;
-    // The first sighting only learns the price; later changes are modifications.
-    const priceChanged = order.bookPrice !== undefined && price !== order.bookPrice;
-    if (price !== undefined) order.bookPrice = price;
-    if (quantityChanged || priceChanged) {
-      if (quantityChanged) order.quantity = quantity;
-      emit({
-        type: 'OrderModified',
-        ...this.base(order),
-        quantity: order.quantity,
-        ...(price === undefined ? {} : { price }),
-      });
-    }
-    const filledNow = Number(record.fillShares || '0');
-    // The trade book may lag: a stop must not take a filled order for an unfilled one.
-    if (Number.isFinite(filledNow)) order.bookFilledQuantity = filledNow;
-    if ((status === 'OPEN' || status === 'COMPLETE' || filledNow > 0) && !order.openedSeen) {
-      order.openedSeen = true;
-      emit({ type: 'OrderOpened', ...this.base(order) });
-    }
-  }
-
-  private applyStatus(order: TrackedOrder, record: OrderState): void {
-    const { emit } = this.options;
-    const status = record.orderStatus;
-    // The trade book may lag the order book: no final state before every fill is booked.
-    const fillsBooked = order.filledQuantity >= Number(record.fillShares || '0');
-    if (status === 'PENDING') order.status = 'pending';
-    else if (status === 'OPEN') order.status = 'open';
-    else if (status === 'COMPLETE' && order.filledQuantity >= order.quantity)
-      order.status = 'complete';
-    else if (status === 'REJECTED' && fillsBooked) {
-      order.status = 'rejected';
-      emit({
-        type: 'OrderRejected',
-        ...this.base(order),
-        reason: record.rejectReason || 'rejected by the service',
-      });
-    } else if (status === 'CANCELED' && fillsBooked) {
-      order.status = 'cancelled';
-      emit({ type: 'OrderCancelled', ...this.base(order), filledQuantity: order.filledQuantity });
-    }
-  }
-
-  private applyFills(order: TrackedOrder, trades: readonly TradeBookRecord[]): void {
-    const fresh = trades
-      .filter((t) => !order.fills.has(t.fillID))
-      .sort((a, b) => Number(a.fillShares) - Number(b.fillShares));
-    for (const t of fresh) {
-      const fillQuantity = Number(t.fillQuantity);
-      const filledQuantity = order.filledQuantity + fillQuantity;
-      const complete = filledQuantity >= order.quantity;
-      // Booked in memory only once the journal took it: a failed write is retried next poll.
-      this.options.emit({
-        type: complete ? 'OrderFilled' : 'OrderPartiallyFilled',
-        ...this.base(order),
-        fillId: t.fillID,
-        fillQuantity,
-        fillPrice: parseRupees(t.fillPrice),
-        filledQuantity,
-        averagePrice:
-          t.averagePrice === '' ? parseRupees(t.fillPrice) : parseRupees(t.averagePrice),
-        quantity: order.quantity,
-      });
-      order.fills.add(t.fillID);
-      order.filledQuantity = filledQuantity;
-      if (complete) order.status = 'complete';
+  /** Applies one synchronous step: the only place reconciliation changes an order. */
+  private apply(step: Exclude<ReconcileStep, { kind: 'duplicate' | 'absent' | 'missing' }>): void {
+    const { order } = step;
+    switch (step.kind) {
+      case 'adopt':
+        this.track(order);
+        // The exchange placed it on our behalf: announce it like any order, so every
+        // consumer of events (positions, ledgers, strategies) knows what it is.
+        this.options.emit(step.event);
+        this.options.logger.info(
+          { tag: order.tag, orderId: order.orderId, parent: step.parent.orderId },
+          'following the stop leg of a cover order',
+        );
+        return;
+      case 'found':
+        order.orderId = step.orderId;
+        order.status = step.status;
+        this.options.logger.info(
+          { tag: order.tag, orderId: step.orderId },
+          'order found in the book by its tag',
+        );
+        return;
+      case 'update':
+        Object.assign(order, step.patch);
+        if (step.event !== undefined) this.options.emit(step.event);
+        return;
+      case 'fill':
+        // Booked in memory only once the journal took it: a failed write is retried next poll.
+        this.options.emit(step.event);
+        order.fills.add(step.fillId);
+        order.filledQuantity = step.filledQuantity;
+        if (step.complete) order.status = 'complete';
+        return;
+      case 'settled':
+        this.options.persist(order);
+        this.seen.set(order, step.seen);
+        return;
     }
   }
 }

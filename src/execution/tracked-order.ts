@@ -72,3 +72,53 @@ export function isFinal(status: TrackedStatus): boolean {
     status === 'unresolved'
   );
 }
+
+/** What a new order needs; everything else starts at its first-sighting default. */
+export interface NewTrackedOrder {
+  strategyId: string;
+  intentId: string;
+  tag: string;
+  intent: PlaceIntent;
+  request: PlaceOrderRequest;
+  placedAt: number;
+  /** Default: the intent's variety, else `regular`. */
+  variety?: Variety;
+  /** Default `submitting` (written before the send). */
+  status?: TrackedStatus;
+  /** Default: the intent's quantity. */
+  quantity?: number;
+  orderId?: string;
+  system?: boolean;
+}
+
+/**
+ * The one constructor of a {@link TrackedOrder}: nothing filled, nothing seen, no
+ * modification or re-placement yet.
+ *
+ * @example
+ * ```ts
+ * const order = trackedOrder({ strategyId: 's1', intentId: 'e1', tag, intent, request, placedAt: now });
+ * ```
+ */
+export function trackedOrder(init: NewTrackedOrder): TrackedOrder {
+  const { variety, status, quantity, orderId, system, ...identity } = init;
+  return {
+    ...identity,
+    variety: variety ?? init.intent.variety ?? 'regular',
+    ...(orderId === undefined ? {} : { orderId }),
+    status: status ?? 'submitting',
+    quantity: quantity ?? init.intent.quantity,
+    filledQuantity: 0,
+    fills: new Set(),
+    replacements: 0,
+    modifications: 0,
+    acceptedSeen: false,
+    openedSeen: false,
+    ...(system === true ? { system: true } : {}),
+  };
+}
+
+/** A copy of `order` in another state, e.g. the superseded row of a re-placement. */
+export function withStatus(order: TrackedOrder, status: TrackedStatus): TrackedOrder {
+  return { ...order, status };
+}
