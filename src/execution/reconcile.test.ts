@@ -9,8 +9,11 @@ const NOW = 1_000_000;
 const CONTEXT = { now: NOW, unknownGraceMs: 10_000 };
 
 /** A tracked LMT buy of 10 at ₹800, as the book first shows it: pending, id `O1`. */
-function order(overrides: Partial<TrackedOrder> = {}): TrackedOrder {
-  return {
+function order(
+  overrides: Omit<Partial<TrackedOrder>, 'orderId'> & { orderId?: string | undefined } = {},
+): TrackedOrder {
+  const { orderId, ...rest } = overrides;
+  const made: TrackedOrder = {
     ...trackedOrder({
       strategyId: 's1',
       intentId: 'e1',
@@ -30,8 +33,14 @@ function order(overrides: Partial<TrackedOrder> = {}): TrackedOrder {
       orderId: 'O1',
       status: 'pending',
     }),
-    ...overrides,
+    ...rest,
   };
+  // `orderId: undefined` stands for an order whose id was never learnt.
+  if ('orderId' in overrides) {
+    if (orderId === undefined) delete made.orderId;
+    else made.orderId = orderId;
+  }
+  return made;
 }
 
 function record(overrides: Partial<OrderBookRecord> = {}): OrderBookRecord {
