@@ -10,7 +10,8 @@ import type { TrackedOrder } from './tracked-order.ts';
 export interface EventRecorderDeps {
   clock: Clock;
   journal: Journal;
-  tracker: OrderTracker;
+  /** The tracked orders, to journal an event with its order. */
+  orders: Pick<OrderTracker, 'byIntent'>;
   positions: PositionBook;
   /** Runs after a fill is booked (marking and the kill switch). */
   afterFill: () => void;
@@ -54,7 +55,7 @@ export class EventRecorder {
     if (this.isClosed) return;
     const order =
       'tag' in event && event.tag !== ''
-        ? this.deps.tracker.byIntent(event.strategyId, event.intentId)
+        ? this.deps.orders.byIntent(event.strategyId, event.intentId)
         : undefined;
     if (
       (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') &&

@@ -65,32 +65,28 @@ export class ExecutionEngine {
     this.positions = options.positions ?? new PositionBook();
     this.journal = options.journal ?? new MemoryJournal();
     this.limits = { ...DEFAULT_RISK_LIMITS, ...options.risk };
+    this.recorder = new EventRecorder({
+      clock,
+      journal: this.journal,
+      orders: { byIntent: (strategyId, intentId) => this.tracker.byIntent(strategyId, intentId) },
+      positions: this.positions,
+      afterFill: () => this.markAndCheck(),
+    });
     this.tracker = new OrderTracker({
       broker: options.broker,
       clock,
       logger,
       intervalMs: options.trackIntervalMs ?? 1_000,
       unknownGraceMs: options.unknownGraceMs ?? 10_000,
-      emit: (e) => this.recorder.emit(e),
-      persist: (o) => this.recorder.persist(o),
-      onAbsent: (order) => this.placements.replaceAbsent(order),
-      onDuplicate: (order, record) => this.placements.cancelDuplicate(order, record),
-      onPollError: (err) => {
-        if (err instanceof SessionError) this.pause(err);
-      },
-      isPaused: () => this.paused !== undefined,
-      afterPoll: () => {
+      sink: this.recorder,
+      onFollowUp: (step) => this.placements.followUp(step),
+      afterPoll: (error) => {
+        if (error instanceof SessionError) this.pause(error);
         // A poll the stop's budget gave up on may end after the journal is closed.
         if (!this.recorder.isClosed) this.journal.checkpoint?.();
         if (this.unreconciled && this.tracker.lastReadOk) this.reconciled();
       },
-    });
-    this.recorder = new EventRecorder({
-      clock,
-      journal: this.journal,
-      tracker: this.tracker,
-      positions: this.positions,
-      afterFill: () => this.markAndCheck(),
+      isPaused: () => this.paused !== undefined,
     });
     this.events$ = this.recorder.events$;
     this.killSwitch = new KillSwitch({ journal: this.journal, clock, logger, limits: this.limits });

@@ -43,11 +43,9 @@ function trackerOn(broker: Broker, events: OrderEvent[]): OrderTracker {
     logger: pino({ level: 'silent' }),
     intervalMs: 1_000,
     unknownGraceMs: 5_000,
-    emit: (e) => events.push(e),
-    persist: () => {},
-    onAbsent: async () => {},
-    onDuplicate: async () => {},
-    onPollError: () => {},
+    sink: { emit: (e) => events.push(e), persist: () => {} },
+    onFollowUp: async () => {},
+    afterPoll: () => {},
     isPaused: () => false,
   });
 }
@@ -127,5 +125,88 @@ describe('OrderTracker', () => {
     await tracker.poll();
     expect(events.map((e) => e.type)).toEqual(['OrderPartiallyFilled', 'OrderCancelled']);
     expect(tracked).toMatchObject({ status: 'cancelled', filledQuantity: 5 });
+  });
+
+  it('hands an absence past the grace to onFollowUp, and a failed read to afterPoll', async () => {
+    let fail = false;
+    const broker = {
+      orderBook: async () => {
+        if (fail) throw new Error('books unreadable');
+        return [];
+      },
+      tradeBook: async () => [],
+      orderHistory: async () => [],
+    } as unknown as Broker;
+    const clock = new VirtualClock(0);
+    const followUps: string[] = [];
+    const polled: unknown[] = [];
+    const tracker = new OrderTracker({
+      broker,
+      clock,
+      logger: pino({ level: 'silent' }),
+      intervalMs: 1_000,
+      unknownGraceMs: 5_000,
+      sink: { emit: () => {}, persist: () => {} },
+      onFollowUp: async (step) => {
+        followUps.push(`${step.kind}:${step.order.tag}`);
+      },
+      afterPoll: (error) => polled.push(error),
+      isPaused: () => false,
+    });
+    const { orderId: _id, ...unplaced } = order();
+    tracker.track({ ...unplaced, status: 'unknown', unknownSince: 0 });
+    await tracker.poll();
+    expect(followUps).toEqual([]);
+    clock.advanceTo(5_000);
+    await tracker.poll();
+    expect(followUps).toEqual(['absent:s1-x-1']);
+    fail = true;
+    await tracker.poll();
+    expect(polled).toHaveLength(3);
+    expect(polled.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(polled[2]).toBeInstanceOf(Error);
+    expect(tracker.lastReadOk).toBe(false);
+  });
+
+  it('neither re-applies nor re-writes an order whose record has not changed', async () => {
+    const open = {
+      id: '1000000007',
+      tags: 's1-x-1',
+      orderStatus: 'OPEN',
+      quantity: '10',
+      price: '800.00',
+      fillShares: '0',
+      rejectReason: '',
+      snoOrderDirection: '',
+      snoOrderID: '',
+    };
+    const broker = {
+      orderBook: async () => [open],
+      tradeBook: async () => [],
+      orderHistory: async () => [],
+    } as unknown as Broker;
+    const events: OrderEvent[] = [];
+    const persisted: string[] = [];
+    const tracker = new OrderTracker({
+      broker,
+      clock: new VirtualClock(0),
+      logger: pino({ level: 'silent' }),
+      intervalMs: 1_000,
+      unknownGraceMs: 5_000,
+      sink: { emit: (e) => events.push(e), persist: (o) => persisted.push(o.status) },
+      onFollowUp: async () => {},
+      afterPoll: () => {},
+      isPaused: () => false,
+    });
+    tracker.track(order());
+    await tracker.poll();
+    await tracker.poll();
+    await tracker.poll();
+    expect(events.map((e) => e.type)).toEqual(['OrderOpened']);
+    expect(persisted).toEqual(['open']);
+    open.orderStatus = 'CANCELED';
+    await tracker.poll();
+    expect(events.map((e) => e.type)).toEqual(['OrderOpened', 'OrderCancelled']);
+    expect(persisted).toEqual(['open', 'cancelled']);
   });
 });

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
-import type { OrderBookRecord } from '../api/schemas/order-records.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
@@ -26,21 +25,32 @@ export interface OrderTrackerOptions {
   intervalMs: number;
   /** How long an order whose placement outcome is unknown may be absent before it counts as not placed. */
   unknownGraceMs: number;
+  /** Where events and order states go: the journal first, then subscribers. */
+  sink: OrderSink;
+  /**
+   * What the books alone cannot settle: an unknown placement confirmed absent after the
+   * grace period, or an earlier attempt of a re-placed order that turned up after all.
+   */
+  onFollowUp(step: FollowUp): Promise<void>;
+  /**
+   * After every poll, busy or idle (room for housekeeping off the order path), with the
+   * error when the books could not be read (the engine pauses on an expired session).
+   */
+  afterPoll(error?: unknown): void;
+  /** While true, polls are skipped (trading paused). */
+  isPaused(): boolean;
+}
+
+/** Where the tracker's events and order states are recorded (the event recorder). */
+export interface OrderSink {
   /** Publishes an event; it must journal first. A throw means nothing was recorded. */
   emit(event: OrderEvent): void;
   /** Writes an order's new state to the journal. */
   persist(order: TrackedOrder): void;
-  /** Called when an unknown placement is confirmed absent after the grace period. */
-  onAbsent(order: TrackedOrder): Promise<void>;
-  /** An earlier attempt of a re-placed order turned up in the book after all. */
-  onDuplicate(order: TrackedOrder, record: OrderBookRecord): Promise<void>;
-  /** A poll failed (the engine pauses on an expired session). */
-  onPollError(err: unknown): void;
-  /** While true, polls are skipped (trading paused). */
-  isPaused(): boolean;
-  /** Called after every poll, busy or idle: room for housekeeping off the order path. */
-  afterPoll?(): void;
 }
+
+/** A reconciliation step the engine acts on: a re-placement or a duplicate's cancel. */
+export type FollowUp = Extract<ReconcileStep, { kind: 'absent' | 'duplicate' }>;
 
 /**
  * Learns order state by polling the order book and the trade book (the service's push
@@ -144,7 +154,6 @@ export class OrderTracker {
     }
     this.inFlight = this.pollOnce().finally(() => {
       this.inFlight = undefined;
-      this.options.afterPoll?.();
     });
     return this.inFlight;
   }
@@ -152,6 +161,7 @@ export class OrderTracker {
   private async pollOnce(): Promise<void> {
     if (this.active().length === 0) {
       this.readOk = true;
+      this.options.afterPoll();
       return;
     }
     try {
@@ -163,11 +173,13 @@ export class OrderTracker {
       await this.applySnapshot({ orders, trades });
     } catch (err) {
       this.readOk = false;
-      this.options.onPollError(err);
+      this.options.afterPoll(err);
       // A refused session pauses tracking, and the pause has its own single line.
       if (!this.options.isPaused())
         this.options.logger.warn({ err }, 'order tracking poll failed; will retry');
+      return;
     }
+    this.options.afterPoll();
   }
 
   /** What the tracker knows, as {@link reconcile} reads it. */
@@ -202,10 +214,8 @@ export class OrderTracker {
     for (const step of steps) {
       switch (step.kind) {
         case 'duplicate':
-          await this.options.onDuplicate(step.order, step.record);
-          break;
         case 'absent':
-          await this.options.onAbsent(step.order);
+          await this.options.onFollowUp(step);
           break;
         case 'missing':
           await this.readHistory(step.order, step.trades);
@@ -246,7 +256,7 @@ export class OrderTracker {
         this.track(order);
         // The exchange placed it on our behalf: announce it like any order, so every
         // consumer of events (positions, ledgers, strategies) knows what it is.
-        this.options.emit(step.event);
+        this.options.sink.emit(step.event);
         this.options.logger.info(
           { tag: order.tag, orderId: order.orderId, parent: step.parent.orderId },
           'following the stop leg of a cover order',
@@ -262,17 +272,17 @@ export class OrderTracker {
         return;
       case 'update':
         Object.assign(order, step.patch);
-        if (step.event !== undefined) this.options.emit(step.event);
+        if (step.event !== undefined) this.options.sink.emit(step.event);
         return;
       case 'fill':
         // Booked in memory only once the journal took it: a failed write is retried next poll.
-        this.options.emit(step.event);
+        this.options.sink.emit(step.event);
         order.fills.add(step.fillId);
         order.filledQuantity = step.filledQuantity;
         if (step.complete) order.status = 'complete';
         return;
       case 'settled':
-        this.options.persist(order);
+        this.options.sink.persist(order);
         this.seen.set(order, step.seen);
         return;
     }

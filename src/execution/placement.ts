@@ -5,6 +5,7 @@ import type { PlaceIntent } from '../domain/intents.ts';
 import { istDayNumber } from '../domain/ist.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exposureOf } from './exposure.ts';
+import type { FollowUp } from './order-tracker.ts';
 import { checkPlace } from './risk/risk-gate.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 import { toPlaceRequest } from './wire-order.ts';
@@ -181,8 +182,15 @@ export class Placements {
     }
   }
 
+  /** Acts on what the books alone cannot settle: a confirmed absence, or a duplicate. */
+  followUp(step: FollowUp): Promise<void> {
+    return step.kind === 'absent'
+      ? this.replaceAbsent(step.order)
+      : this.cancelDuplicate(step.order, step.record);
+  }
+
   /** The tracker found an attempt of unknown outcome absent past the grace period. */
-  async replaceAbsent(order: TrackedOrder): Promise<void> {
+  private async replaceAbsent(order: TrackedOrder): Promise<void> {
     const now = this.core.options.clock.now();
     const base = {
       strategyId: order.strategyId,
@@ -260,7 +268,7 @@ export class Placements {
   }
 
   /** An earlier attempt surfaced after its re-placement: follow it, and cancel it. */
-  async cancelDuplicate(order: TrackedOrder, record: OrderBookRecord): Promise<void> {
+  private async cancelDuplicate(order: TrackedOrder, record: OrderBookRecord): Promise<void> {
     const duplicate: TrackedOrder = {
       ...order,
       intentId: `${order.intentId}#duplicate`,
