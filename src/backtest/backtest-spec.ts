@@ -22,7 +22,11 @@ const instant = z.iso.datetime({ offset: true });
 /** The `backtest` section of a spec; the rest of the file is an ordinary runner config. */
 export const backtestSectionSchema = z
   .object({
-    /** Recording folder, relative to the spec's folder. */
+    /**
+     * Recording folder, relative to the spec's folder; or a folder of recording folders
+     * (one per day, say), replayed one after the other in time across the days between.
+     * Either way the records are streamed, not loaded whole.
+     */
     data: z.string().min(1),
     /** Replay window; default the whole recording. */
     from: instant.optional(),

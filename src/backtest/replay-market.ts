@@ -11,7 +11,9 @@ import { publishQuote } from '../market-data/publish-quote.ts';
 import { seedFrom } from '../market-data/seed-channel.ts';
 import { TokenChannel } from '../market-data/token-channel.ts';
 import type { Recording } from '../recording/read-recording.ts';
-import { RecordReader } from '../recording/record-reader.ts';
+import { RecordCursor } from '../recording/record-cursor.ts';
+import type { RecordReader } from '../recording/record-reader.ts';
+import type { RecordStream } from '../recording/recording-set.ts';
 
 type QuoteChannels = Partial<Record<QuoteMode, TokenChannel<MarketQuote>>>;
 
@@ -43,18 +45,22 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
  * published, then one event-loop turn lets every promise continuation (the execution
  * engine, the order tracker, the paper broker) run before time moves on.
  *
+ * The records come from bytes in memory or from a {@link RecordStream} (a backtest's
+ * `openRecordings`), read a block at a time as the replay reaches them: memory does not
+ * grow with the recording's length. A block holds whole instants, so an instant's
+ * records are still published together.
+ *
  * @example
  * ```ts
- * const market = new ReplayMarket(recording, clock);
+ * const market = new ReplayMarket(await openRecordings(dir), clock);
  * const kernel = await Kernel.create({ config, configFile, logger, clock, source, market });
  * await kernel.start();
  * await market.play(endMs);
  * ```
  */
 export class ReplayMarket implements MarketFeed {
-  private readonly reader: RecordReader;
-  /** Whether the reader stands on a record not yet published. */
-  private pending: boolean;
+  /** Stands on the next record not yet published, while `pending`. */
+  private readonly cursor: RecordCursor;
   private readonly quoteTokens = new Map<number, QuoteChannels>();
   private readonly greeksTokens = new Map<number, TokenChannel<MarketGreeks>>();
   private readonly done = new Subject<never>();
@@ -68,11 +74,10 @@ export class ReplayMarket implements MarketFeed {
   readonly stale$: Observable<StaleEvent>;
 
   constructor(
-    recording: Recording,
+    recording: Recording | RecordStream,
     private readonly clock: VirtualClock,
   ) {
-    this.reader = new RecordReader(recording.bytes, recording.dir);
-    this.pending = this.reader.next();
+    this.cursor = new RecordCursor(recording);
     const started = clock.now();
     this.health$ = new Observable<HealthEvent>((s) => {
       s.next({ status: 'ok', at: started });
@@ -162,6 +167,7 @@ export class ReplayMarket implements MarketFeed {
     for (const ch of this.greeksTokens.values()) ch.complete();
     this.quoteTokens.clear();
     this.greeksTokens.clear();
+    this.cursor.close();
     this.done.complete();
   }
 
@@ -174,17 +180,20 @@ export class ReplayMarket implements MarketFeed {
    * recording first gets, at once, the newest record of each kind and token before it.
    */
   async play(to: number, options: PlayOptions = {}): Promise<void> {
-    const { clock, reader } = this;
+    const { clock, cursor } = this;
     const from = clock.now();
-    if (this.pending && reader.time < from) this.catchUp(from);
+    if ((await cursor.ready()) && cursor.reader.time < from) await this.catchUp(from);
     let reportAt = from + PROGRESS_EVERY_MS;
     for (;;) {
       // Continuations of the previous instant (tracking polls, placements, strategies'
       // promises) run now, all of them, before time moves: everything is in process.
       await turn();
       if (this.closed) return;
+      // The block was used up: read the next (only streams wait here, between instants).
+      if (!cursor.pending) await cursor.ready();
+      if (this.closed) return;
       const due = clock.nextDue() ?? Number.POSITIVE_INFINITY;
-      const at = this.pending ? reader.time : Number.POSITIVE_INFINITY;
+      const at = cursor.pending ? cursor.reader.time : Number.POSITIVE_INFINITY;
       const next = Math.min(due, at);
       if (next > to) break;
       clock.advanceTo(next);
@@ -198,12 +207,12 @@ export class ReplayMarket implements MarketFeed {
     options.onProgress?.(1);
   }
 
-  /** Publishes every record at or before `now`, in file order. */
+  /** Publishes every record at or before `now` (all in the current block), in file order. */
   private publishUntil(now: number): void {
-    const r = this.reader;
-    while (this.pending && r.time <= now) {
-      this.publishCurrent(now);
-      this.pending = r.next();
+    const c = this.cursor;
+    while (c.pending && c.reader.time <= now) {
+      this.publishCurrent(c.reader, now);
+      c.step();
     }
   }
 
@@ -212,24 +221,27 @@ export class ReplayMarket implements MarketFeed {
    * order), as the first poll of the window would have answered; older ones are skipped
    * undecoded, so a late window neither bursts stale quotes nor pays for them.
    */
-  private catchUp(now: number): void {
-    const r = this.reader;
-    const newest = new Map<string, number>();
-    while (this.pending && r.time < now) {
-      newest.set(`${r.kind}:${r.token}`, r.offset);
-      this.pending = r.next();
+  private async catchUp(now: number): Promise<void> {
+    const c = this.cursor;
+    // The block and offset of the newest record of each kind and token, and its place in
+    // the file: only the blocks holding one of these stay in memory.
+    const newest = new Map<string, { block: RecordReader; offset: number; seq: number }>();
+    let seq = 0;
+    while ((c.pending || (await c.ready())) && c.reader.time < now) {
+      const r = c.reader;
+      newest.set(`${r.kind}:${r.token}`, { block: r, offset: r.offset, seq: seq++ });
+      c.step();
     }
-    const resume = r.offset;
-    for (const offset of [...newest.values()].sort((a, b) => a - b)) {
-      r.seek(offset);
-      this.publishCurrent(now);
+    const resume = c.pending ? c.reader.offset : -1;
+    for (const { block, offset } of [...newest.values()].sort((a, b) => a.seq - b.seq)) {
+      block.seek(offset);
+      this.publishCurrent(block, now);
     }
-    if (this.pending) r.seek(resume);
+    if (c.pending) c.reader.seek(resume);
   }
 
-  /** Decodes the reader's record and publishes it as received at `receivedAt`. */
-  private publishCurrent(receivedAt: number): void {
-    const r = this.reader;
+  /** Decodes the reader's current record and publishes it as received at `receivedAt`. */
+  private publishCurrent(r: RecordReader, receivedAt: number): void {
     this.events += 1;
     if (r.kind === 'greeks') this.publishGreeks(r.token, r.greeks(), receivedAt);
     else this.publishQuoteRecord(r.kind, r.quote(), receivedAt);

@@ -10,14 +10,24 @@ import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketSource } from '../market-data/market-source.ts';
 import { projectQuote } from '../market-data/project-quote.ts';
-import type { Recording } from '../recording/read-recording.ts';
+import { type Recording, readRecording } from '../recording/read-recording.ts';
 import type { RecordKind } from '../recording/record-format.ts';
 import { RecordReader } from '../recording/record-reader.ts';
 import { RecordingError } from '../recording/recording-error.ts';
+import type { RecordingSet } from '../recording/recording-set.ts';
 
+/** Where the records of one kind and token are: time, and offset in which file. */
 interface Series {
   times: Float64Array;
   offsets: Float64Array;
+  files: Uint16Array;
+}
+
+interface Index {
+  series: Map<string, Series>;
+  records: number;
+  /** A reader over each quote file, in the order of `files`. */
+  readers: RecordReader[];
 }
 
 /** Richest first: the record kinds that can answer a request in each mode. */
@@ -39,33 +49,32 @@ const COVERING: Record<QuoteMode, readonly RecordKind[]> = {
  * - Holidays and option chains: the recorded snapshots (latest at or before now, else
  *   the earliest).
  *
- * `runBacktest` asks it for holidays and option chains only; its quotes are pushed by
- * `ReplayMarket`. Polling this source through a `MarketDataBus` still works (tests,
- * tools), and indexes the file on the first quote request.
+ * `runBacktest` asks it for holidays and option chains only (from the metas: a
+ * {@link RecordingSet} streamed by `ReplayMarket` is not loaded here); its quotes are
+ * pushed by `ReplayMarket`. Polling this source through a `MarketDataBus` still works
+ * (tests, tools): the first quote request loads the quote files, if not in memory
+ * already, and indexes them.
  *
  * @example
  * ```ts
- * const replay = new ReplaySource(await readRecording(dir), clock);
+ * const replay = new ReplaySource(await openRecordings(dir), clock);
  * const kernel = await Kernel.create({ config, configFile, logger, clock, source: replay });
  * ```
  */
 export class ReplaySource implements MarketSource {
-  private readonly reader: RecordReader;
   /** Built on the first quote or greeks request: a backtest asks this source for none. */
-  private index: { series: Map<string, Series>; records: number } | undefined;
+  private index: Promise<Index> | undefined;
   /** Quotes and greeks answered so far. */
   served = 0;
 
   constructor(
-    readonly recording: Recording,
+    readonly recording: Recording | RecordingSet,
     private readonly clock: Clock,
-  ) {
-    this.reader = new RecordReader(recording.bytes, recording.dir);
-  }
+  ) {}
 
-  /** Quote and greeks records in the file. */
-  get records(): number {
-    return this.indexed().records;
+  /** Quote and greeks records in the files (loads and indexes them). */
+  async records(): Promise<number> {
+    return (await this.indexed()).records;
   }
 
   /** First and last instants of the recording, epoch ms. */
@@ -74,36 +83,37 @@ export class ReplaySource implements MarketSource {
   }
 
   async quotes<M extends QuoteMode>(mode: M, tokens: readonly number[]): Promise<Quote<M>[]> {
+    const index = await this.indexed();
     const now = this.clock.now();
     const out: Quote<M>[] = [];
     for (const token of tokens) {
-      let best: { kind: RecordKind; offset: number; time: number } | undefined;
+      let best: ({ kind: RecordKind } & Hit) | undefined;
       for (const kind of COVERING[mode]) {
-        const hit = this.latest(kind, token, now);
+        const hit = latest(index, kind, token, now);
         if (hit !== undefined && (best === undefined || hit.time > best.time))
           best = { kind, ...hit };
       }
       if (best === undefined) continue;
-      this.reader.seek(best.offset);
+      const reader = at(index, best);
       this.served += 1;
-      out.push(projectQuote(this.reader.quote(), best.kind as QuoteMode, mode) as Quote<M>);
+      out.push(projectQuote(reader.quote(), best.kind as QuoteMode, mode) as Quote<M>);
     }
     return out;
   }
 
   async greeks(tokens: readonly number[]): Promise<Greeks[]> {
+    const index = await this.indexed();
     const now = this.clock.now();
     return tokens.map((token) => {
-      const hit = this.latest('greeks', token, now);
+      const hit = latest(index, 'greeks', token, now);
       if (hit === undefined) {
         throw new RecordingError(
           'not-recorded',
           `no greeks of token ${token} recorded at or before ${new Date(now).toISOString()}`,
         );
       }
-      this.reader.seek(hit.offset);
       this.served += 1;
-      return this.reader.greeks();
+      return at(index, hit).greeks();
     });
   }
 
@@ -137,52 +147,78 @@ export class ReplaySource implements MarketSource {
     return structuredClone(snap.entries);
   }
 
-  private indexed(): { series: Map<string, Series>; records: number } {
-    this.index ??= indexRecords(this.recording);
+  private indexed(): Promise<Index> {
+    this.index ??= loadIndex(this.recording);
     return this.index;
-  }
-
-  /** Latest record of `kind` for `token` at or before `now` (binary search). */
-  private latest(
-    kind: RecordKind,
-    token: number,
-    now: number,
-  ): { offset: number; time: number } | undefined {
-    const s = this.indexed().series.get(`${kind}:${token}`);
-    if (s === undefined) return undefined;
-    let lo = 0;
-    let hi = s.times.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((s.times[mid] ?? 0) <= now) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo === 0) return undefined;
-    return { offset: s.offsets[lo - 1] ?? 0, time: s.times[lo - 1] ?? 0 };
   }
 }
 
-/** Offsets and times of every record, by kind and token, for binary search. */
-function indexRecords(recording: Recording): { series: Map<string, Series>; records: number } {
-  const build = new Map<string, { times: number[]; offsets: number[] }>();
-  const scan = new RecordReader(recording.bytes, recording.dir);
-  let records = 0;
-  while (scan.next()) {
-    records += 1;
-    const key = `${scan.kind}:${scan.token}`;
-    let s = build.get(key);
-    if (s === undefined) {
-      s = { times: [], offsets: [] };
-      build.set(key, s);
-    }
-    s.times.push(scan.time);
-    s.offsets.push(scan.offset);
+/** A record found: its time, and where it is. */
+interface Hit {
+  time: number;
+  offset: number;
+  file: number;
+}
+
+/** Latest record of `kind` for `token` at or before `now` (binary search). */
+function latest(index: Index, kind: RecordKind, token: number, now: number): Hit | undefined {
+  const s = index.series.get(`${kind}:${token}`);
+  if (s === undefined) return undefined;
+  let lo = 0;
+  let hi = s.times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((s.times[mid] ?? 0) <= now) lo = mid + 1;
+    else hi = mid;
   }
+  if (lo === 0) return undefined;
+  return { offset: s.offsets[lo - 1] ?? 0, time: s.times[lo - 1] ?? 0, file: s.files[lo - 1] ?? 0 };
+}
+
+/** The reader of the hit's file, standing on it. */
+function at(index: Index, hit: Hit): RecordReader {
+  const reader = index.readers[hit.file] as RecordReader;
+  reader.seek(hit.offset);
+  return reader;
+}
+
+/** The quote files in memory (loaded now for a set read by streaming), indexed. */
+async function loadIndex(recording: Recording | RecordingSet): Promise<Index> {
+  const loaded =
+    'bytes' in recording
+      ? [recording]
+      : await Promise.all(recording.parts.map((p) => readRecording(p.dir)));
+  return indexRecords(loaded.map((r) => new RecordReader(r.bytes, r.dir)));
+}
+
+/** Offsets and times of every record, by kind and token, for binary search. */
+function indexRecords(readers: RecordReader[]): Index {
+  const build = new Map<string, { times: number[]; offsets: number[]; files: number[] }>();
+  let records = 0;
+  readers.forEach((reader, file) => {
+    const scan = new RecordReader(reader.bytes, reader.source);
+    while (scan.next()) {
+      records += 1;
+      const key = `${scan.kind}:${scan.token}`;
+      let s = build.get(key);
+      if (s === undefined) {
+        s = { times: [], offsets: [], files: [] };
+        build.set(key, s);
+      }
+      s.times.push(scan.time);
+      s.offsets.push(scan.offset);
+      s.files.push(file);
+    }
+  });
   const series = new Map<string, Series>();
   for (const [key, s] of build) {
-    series.set(key, { times: Float64Array.from(s.times), offsets: Float64Array.from(s.offsets) });
+    series.set(key, {
+      times: Float64Array.from(s.times),
+      offsets: Float64Array.from(s.offsets),
+      files: Uint16Array.from(s.files),
+    });
   }
-  return { series, records };
+  return { series, records, readers };
 }
 
 /** The snapshot taken last at or before `now`, else the first one. */

@@ -6,7 +6,7 @@ import { Subscription } from 'rxjs';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
-import { readRecording } from '../recording/read-recording.ts';
+import { openRecordings } from '../recording/recording-set.ts';
 import { Kernel } from '../runtime/kernel.ts';
 import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-spec.ts';
 import { type CostModel, costModel } from './cost-model.ts';
@@ -67,7 +67,7 @@ export async function runBacktest(
 ): Promise<BacktestResult> {
   const started = performance.now();
   const bt = spec.backtest;
-  const recording = await readRecording(resolve(spec.projectDir, bt.data));
+  const recording = await openRecordings(resolve(spec.projectDir, bt.data));
   const from = bt.from === undefined ? recording.meta.startMs : Date.parse(bt.from);
   const to = bt.to === undefined ? recording.meta.endMs : Date.parse(bt.to);
   const clock = new VirtualClock(from);

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { zodPath } from '../api/zod-path.ts';
+import { readRecordingMeta } from './read-recording-meta.ts';
 import { RecordingError } from './recording-error.ts';
-import { type RecordingMeta, recordingMetaSchema } from './recording-meta.ts';
+import type { RecordingMeta } from './recording-meta.ts';
 
 /** A recording loaded in memory: its meta and the (decompressed) quote file bytes. */
 export interface Recording {
@@ -14,6 +13,8 @@ export interface Recording {
 
 /**
  * Loads a recording folder (`meta.json` and its quote file, gzip'd or not) into memory.
+ * Tools and the polled `ReplaySource` use it; a backtest streams the quote file instead
+ * (`openRecordings`), so its memory does not grow with the recording's length.
  *
  * @example
  * ```ts
@@ -22,25 +23,7 @@ export interface Recording {
  * ```
  */
 export async function readRecording(dir: string): Promise<Recording> {
-  const metaFile = join(dir, 'meta.json');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(metaFile, 'utf8'));
-  } catch (err) {
-    throw new RecordingError('io', `${metaFile}: cannot read the recording's meta`, {
-      cause: err,
-    });
-  }
-  const parsed = recordingMetaSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new RecordingError(
-      'bad-format',
-      `${metaFile}: ${zodPath('', issue?.path ?? []).replace(/^\./, '')}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  const meta = parsed.data;
-  const file = join(dir, meta.quoteFile);
+  const { meta, file } = await readRecordingMeta(dir);
   let bytes: Uint8Array;
   try {
     const data = await readFile(file);

@@ -39,13 +39,25 @@ export class RecordReader {
   /** Token of the current record. */
   token = 0;
 
+  /** Bytes of the file before `bytes[0]` (a block's place in its file), for error messages. */
+  private readonly fileOffset: number;
+
   constructor(
     readonly bytes: Uint8Array,
     /** Name for error messages. */
     readonly source = 'recording',
+    /** Set for a block of records without the file header (see {@link RecordReader.block}). */
+    block?: { readonly baseTime: number; readonly fileOffset: number },
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.end = bytes.byteLength;
+    if (block !== undefined) {
+      this.pos = 0;
+      this.baseTime = block.baseTime;
+      this.fileOffset = block.fileOffset;
+      return;
+    }
+    this.fileOffset = 0;
     if (this.end < HEADER_BYTES || this.view.getUint32(0, true) !== RECORD_MAGIC) {
       throw new RecordingError('bad-format', `${source}: not a tiqs-runner quote file`);
     }
@@ -57,6 +69,19 @@ export class RecordReader {
     this.baseTime = this.view.getFloat64(8, true);
   }
 
+  /**
+   * A reader over a block of whole records cut from a file (no header): times count from
+   * the file's `baseTime`; `fileOffset` (the block's place in the file) names bad bytes.
+   */
+  static block(
+    bytes: Uint8Array,
+    baseTime: number,
+    source = 'recording',
+    fileOffset = 0,
+  ): RecordReader {
+    return new RecordReader(bytes, source, { baseTime, fileOffset });
+  }
+
   /** Moves to the next record; false at the end. */
   next(): boolean {
     const o = this.pos;
@@ -64,11 +89,17 @@ export class RecordReader {
     const v = this.view;
     const kind = KIND_OF_CODE[v.getUint8(o)];
     if (kind === undefined || o + RECORD_HEADER_BYTES > this.end) {
-      throw new RecordingError('bad-format', `${this.source}: bad record at byte ${o}`);
+      throw new RecordingError(
+        'bad-format',
+        `${this.source}: bad record at byte ${this.fileOffset + o}`,
+      );
     }
     const size = recordSize(kind, v.getUint8(o + 1), v.getUint8(o + 2));
     if (o + size > this.end) {
-      throw new RecordingError('bad-format', `${this.source}: truncated record at byte ${o}`);
+      throw new RecordingError(
+        'bad-format',
+        `${this.source}: truncated record at byte ${this.fileOffset + o}`,
+      );
     }
     this.offset = o;
     this.kind = kind;
@@ -185,6 +216,3 @@ export class RecordReader {
     };
   }
 }
-
-/** Where record bodies start; exported for tools that skip the header themselves. */
-export const FIRST_RECORD_OFFSET = HEADER_BYTES;

@@ -1,9 +1,10 @@
 /** Why a recording could not be written, read or replayed. */
-export type RecordingProblem = 'bad-format' | 'not-recorded' | 'too-long' | 'io';
+export type RecordingProblem = 'bad-format' | 'not-recorded' | 'too-long' | 'overlap' | 'io';
 
 /**
  * A recording that cannot be used: a bad or truncated file, data asked for that was
- * never recorded, a recording too long for its format. Carries the file and the cause.
+ * never recorded, a recording too long for its format, recordings replayed together that
+ * overlap in time. Carries the file and the cause.
  *
  * @example
  * ```ts
