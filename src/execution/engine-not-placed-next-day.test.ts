@@ -7,7 +7,7 @@ import type { Broker } from './broker.ts';
 import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
 import { OPEN_SESSION, scriptedBroker } from './testing/engine-fixtures.ts';
-import type { TrackedOrder } from './tracked-order.ts';
+import { type TrackedOrder, trackedOrder } from './tracked-order.ts';
 
 /** A broker whose books are empty: every order is absent from them. */
 const emptyBooks = (): Broker => scriptedBroker({ placements: 'refuse' }).broker;
@@ -20,31 +20,25 @@ describe('ExecutionEngine.recover of an attempt a stop counted as not placed', (
     const stopAt = Date.parse('2026-11-20T15:00:00+05:30');
     const journal = new MemoryJournal();
     const order: TrackedOrder = {
-      strategyId: 's1',
-      intentId: 'e1',
-      tag: 's1-x-1',
-      variety: 'regular',
-      intent: {
-        kind: 'place',
-        id: 'e1',
-        instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
-        side: 'B',
-        quantity: 1,
-        orderType: 'MKT',
-        product: 'I',
-      },
-      request: { tags: 's1-x-1' } as PlaceOrderRequest,
-      status: 'unknown',
-      quantity: 1,
-      filledQuantity: 0,
-      fills: new Set(),
+      ...trackedOrder({
+        strategyId: 's1',
+        intentId: 'e1',
+        tag: 's1-x-1',
+        intent: {
+          kind: 'place',
+          id: 'e1',
+          instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+          side: 'B',
+          quantity: 1,
+          orderType: 'MKT',
+          product: 'I',
+        },
+        request: { tags: 's1-x-1' } as PlaceOrderRequest,
+        status: 'unknown',
+        placedAt: stopAt - 20_000,
+      }),
       unknownSince: stopAt - 20_000,
       notPlacedAtStop: stopAt,
-      replacements: 0,
-      modifications: 0,
-      placedAt: stopAt - 20_000,
-      acceptedSeen: false,
-      openedSeen: false,
     };
     journal.commit({ orders: [order], at: stopAt });
 

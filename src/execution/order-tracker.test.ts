@@ -5,34 +5,29 @@ import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
 import { OrderTracker } from './order-tracker.ts';
-import type { TrackedOrder } from './tracked-order.ts';
+import { type TrackedOrder, trackedOrder } from './tracked-order.ts';
 
 const order = (): TrackedOrder => ({
-  strategyId: 's1',
-  intentId: 'amo-1',
-  tag: 's1-x-1',
-  variety: 'regular',
-  intent: {
-    kind: 'place',
-    id: 'amo-1',
-    instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
-    side: 'B',
-    quantity: 10,
-    orderType: 'LMT',
-    price: 80_000,
-    product: 'C',
-  },
-  request: {} as TrackedOrder['request'],
-  orderId: '1000000007',
-  status: 'pending',
-  quantity: 10,
-  filledQuantity: 0,
-  fills: new Set(),
-  replacements: 0,
-  modifications: 0,
-  placedAt: 0,
+  ...trackedOrder({
+    strategyId: 's1',
+    intentId: 'amo-1',
+    tag: 's1-x-1',
+    intent: {
+      kind: 'place',
+      id: 'amo-1',
+      instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+      side: 'B',
+      quantity: 10,
+      orderType: 'LMT',
+      price: 80_000,
+      product: 'C',
+    },
+    request: {} as TrackedOrder['request'],
+    orderId: '1000000007',
+    status: 'pending',
+    placedAt: 0,
+  }),
   acceptedSeen: true,
-  openedSeen: false,
 });
 
 /** A tracker over `broker` whose events land in `events`; no journal, no timers. */

@@ -7,7 +7,7 @@ import type { EngineCore } from './engine-core.ts';
 import { exposureOf } from './exposure.ts';
 import type { FollowUp } from './order-tracker.ts';
 import { checkPlace } from './risk/risk-gate.ts';
-import type { TrackedOrder } from './tracked-order.ts';
+import { type TrackedOrder, trackedOrder, withStatus } from './tracked-order.ts';
 import { toPlaceRequest } from './wire-order.ts';
 
 /**
@@ -111,24 +111,15 @@ export class Placements {
     const request = toPlaceRequest(checked, tag, amo);
     let order: TrackedOrder;
     if (again === undefined) {
-      order = {
+      order = trackedOrder({
         strategyId: intent.strategyId,
         intentId: intent.id,
         tag,
-        variety: checked.variety ?? 'regular',
         intent: checked,
         request,
-        status: 'submitting',
-        quantity: checked.quantity,
-        filledQuantity: 0,
-        fills: new Set(),
-        replacements: 0,
-        modifications: 0,
         placedAt: now,
-        acceptedSeen: false,
-        openedSeen: false,
-        ...(system ? { system: true } : {}),
-      };
+        system,
+      });
       // Its first row is written with the OrderSubmitted event below, before the send.
       this.core.tracker.track(order);
     } else {
@@ -136,7 +127,7 @@ export class Placements {
       const oldTag = order.tag;
       // The earlier attempt's row is closed in the same transaction that opens this one,
       // so a restart never takes it for a live order; its tag is still watched for.
-      const superseded: TrackedOrder = { ...order, status: 'replaced' };
+      const superseded = withStatus(order, 'replaced');
       order.previousTags = [...(order.previousTags ?? []), oldTag];
       order.tag = tag;
       order.request = request;
@@ -269,22 +260,21 @@ export class Placements {
 
   /** An earlier attempt surfaced after its re-placement: follow it, and cancel it. */
   private async cancelDuplicate(order: TrackedOrder, record: OrderBookRecord): Promise<void> {
-    const duplicate: TrackedOrder = {
-      ...order,
-      intentId: `${order.intentId}#duplicate`,
-      intent: { ...order.intent, id: `${order.intentId}#duplicate` },
+    // A distinct order at the broker: its own fills, counts and prices from here on.
+    const intentId = `${order.intentId}#duplicate`;
+    const duplicate = trackedOrder({
+      strategyId: order.strategyId,
+      intentId,
       tag: record.tags,
+      variety: order.variety,
+      intent: { ...order.intent, id: intentId },
+      request: order.request,
+      placedAt: order.placedAt,
       orderId: record.id,
       status: 'pending',
       quantity: Number(record.quantity) || order.quantity,
-      filledQuantity: 0,
-      fills: new Set(),
-      previousTags: [],
-      acceptedSeen: false,
-      openedSeen: false,
       system: true,
-    };
-    delete duplicate.cancelRequested;
+    });
     this.core.tracker.track(duplicate);
     this.core.persist(duplicate);
     this.core.options.logger.error(

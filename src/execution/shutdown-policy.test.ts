@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderType, TransactionType } from '../domain/order-params.ts';
 import { classifyWorkingOrders, ordersToCancel } from './shutdown-policy.ts';
-import type { TrackedOrder } from './tracked-order.ts';
+import { type TrackedOrder, trackedOrder } from './tracked-order.ts';
 
 /** A working order of strategy `s1` on NIFTY CE (token 1). */
 function working(
@@ -11,28 +11,25 @@ function working(
   extra: { orderType?: OrderType; filled?: number; placedAt?: number; token?: string } = {},
 ): TrackedOrder {
   return {
-    strategyId: 's1',
-    intentId,
-    tag: `s1-${intentId}`,
-    variety: 'regular',
-    intent: {
-      kind: 'place',
-      id: intentId,
-      instrument: { exchange: 'NFO', token: extra.token ?? '1', symbol: 'NIFTY-CE' },
-      side,
-      quantity,
-      orderType: extra.orderType ?? 'LMT',
-      product: 'I',
-    },
-    request: {} as TrackedOrder['request'],
-    orderId: `o-${intentId}`,
-    status: 'open',
-    quantity,
+    ...trackedOrder({
+      strategyId: 's1',
+      intentId,
+      tag: `s1-${intentId}`,
+      intent: {
+        kind: 'place',
+        id: intentId,
+        instrument: { exchange: 'NFO', token: extra.token ?? '1', symbol: 'NIFTY-CE' },
+        side,
+        quantity,
+        orderType: extra.orderType ?? 'LMT',
+        product: 'I',
+      },
+      request: {} as TrackedOrder['request'],
+      orderId: `o-${intentId}`,
+      status: 'open',
+      placedAt: extra.placedAt ?? 0,
+    }),
     filledQuantity: extra.filled ?? 0,
-    fills: new Set(),
-    replacements: 0,
-    modifications: 0,
-    placedAt: extra.placedAt ?? 0,
     acceptedSeen: true,
     openedSeen: true,
   };
