@@ -169,7 +169,7 @@ export function transportFailure(
 }
 
 /** An order operation's outcome is open: reconcile by tag or order id, never resend. */
-export function unknownOutcome(
+function unknownOutcome(
   call: Call<unknown>,
   cause: TiqsError,
   status?: number,

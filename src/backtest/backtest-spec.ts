@@ -57,7 +57,7 @@ export const backtestSectionSchema = z
   .strict();
 
 /** The `backtest` section of a spec. */
-export type BacktestSection = z.infer<typeof backtestSectionSchema>;
+type BacktestSection = z.infer<typeof backtestSectionSchema>;
 
 /** A whole spec file: a runner config (mode `paper`, implied) plus `backtest:`. */
 const backtestSpecSchema = runnerConfigSchema.extend({

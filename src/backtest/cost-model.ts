@@ -8,7 +8,7 @@ export type Segment = 'equity-intraday' | 'equity-delivery' | 'futures' | 'optio
 const pct = z.number().min(0).max(100);
 
 /** Rates of one segment. Percentages of turnover; money in rupees. */
-export const segmentRatesSchema = z.object({
+const segmentRatesSchema = z.object({
   /** Brokerage per executed order: `min(percent × turnover, flat)`, or `flat` without a percent. */
   brokerageFlat: z.number().min(0),
   brokeragePercent: pct.optional(),
@@ -24,7 +24,7 @@ export const segmentRatesSchema = z.object({
   gstPercent: pct,
 });
 /** Rates of one segment. */
-export type SegmentRates = z.infer<typeof segmentRatesSchema>;
+type SegmentRates = z.infer<typeof segmentRatesSchema>;
 
 /** The cost model: rates per segment. */
 export type CostModel = Record<Segment, SegmentRates>;

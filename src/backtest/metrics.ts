@@ -129,7 +129,7 @@ export function summarize(input: SummaryInput): Summary {
 }
 
 /** Annualised Sharpe ratio of per-period returns (risk-free 0); 0 without variance. */
-export function sharpe(returns: readonly number[], periodsPerYear: number): number {
+function sharpe(returns: readonly number[], periodsPerYear: number): number {
   if (returns.length < 2) return 0;
   const mean = returns.reduce((s, r) => s + r, 0) / returns.length;
   const variance = returns.reduce((s, r) => s + (r - mean) ** 2, 0) / (returns.length - 1);

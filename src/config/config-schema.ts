@@ -8,7 +8,7 @@ const rupees = z
   .describe('rupees, e.g. 50000 or "50000.50"');
 
 /** The `broker` section: where orders and data go. */
-export const brokerConfigSchema = z.strictObject({
+const brokerConfigSchema = z.strictObject({
   /** `embedded` starts the local simulator in-process; otherwise the service URL. */
   baseUrl: z.union([z.literal('embedded'), z.url({ protocol: /^https?$/ })]).default('embedded'),
   appId: z.string().min(1, 'expected a non-empty appId (use ${TIQS_APP_ID})').optional(),
@@ -43,7 +43,7 @@ export const brokerConfigSchema = z.strictObject({
 });
 
 /** The `marketData` section. */
-export const marketDataConfigSchema = z.strictObject({
+const marketDataConfigSchema = z.strictObject({
   intervalMs: z.number().int().min(100).default(1_000),
   greeksIntervalMs: z.number().int().min(500).default(5_000),
   batchSize: z.number().int().min(1).max(1_000).default(50),
@@ -56,7 +56,7 @@ export const marketDataConfigSchema = z.strictObject({
 });
 
 /** One strategy instance. */
-export const strategyConfigSchema = z.strictObject({
+const strategyConfigSchema = z.strictObject({
   /** Instance id: unique, used in logs, tags and the journal. */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,23}$/, 'expected 1-24 of a-z, 0-9 and -'),
   /** Path of the strategy module: absolute, or relative to the config file's folder. */
@@ -66,7 +66,7 @@ export const strategyConfigSchema = z.strictObject({
 });
 
 /** The `risk` section. Money in rupees here, integer paise inside. */
-export const riskConfigSchema = z.strictObject({
+const riskConfigSchema = z.strictObject({
   maxOrderQuantity: z.number().int().positive().default(10_000),
   maxOrderValue: rupees.default(1_000_000),
   maxOpenOrders: z.number().int().positive().default(50),
@@ -78,7 +78,7 @@ export const riskConfigSchema = z.strictObject({
 });
 
 /** The `execution` section. */
-export const executionConfigSchema = z.strictObject({
+const executionConfigSchema = z.strictObject({
   squareOffMinutesBeforeClose: z.number().int().min(0).max(120).default(10),
   /**
    * On SIGINT/SIGTERM: `cancel-entries` cancels working entry orders and keeps positions
@@ -92,7 +92,7 @@ export const executionConfigSchema = z.strictObject({
 });
 
 /** The `recording` section: record what the bus polls, alongside a live or paper bot. */
-export const recordingConfigSchema = z.strictObject({
+const recordingConfigSchema = z.strictObject({
   enabled: z.boolean().default(false),
   /**
    * Each run records into a new folder under this one, named by its start instant.
@@ -114,7 +114,7 @@ export const recordingConfigSchema = z.strictObject({
 });
 
 /** The `paper` section: the in-process fill model of paper mode and backtests. */
-export const paperConfigSchema = z.strictObject({
+const paperConfigSchema = z.strictObject({
   /** Each order operation reaches the simulated exchange this long after it is sent. */
   latencyMs: z.number().int().min(0).max(60_000).default(0),
   /** Fills see the book this many ticks worse a side (buys pay more, sells get less). */

@@ -24,7 +24,7 @@ const defOf = (s: Schema): Def => s._zod.def as unknown as Def;
  * The schemas a value is checked against once wrappers are removed (optional, default,
  * pipe, …); a union gives each of its options.
  */
-export function baseSchemas(schema: Schema): Schema[] {
+function baseSchemas(schema: Schema): Schema[] {
   const def = defOf(schema);
   switch (def.type) {
     case 'optional':
@@ -73,7 +73,7 @@ function childSchemas(schema: Schema, key: PropertyKey): Schema[] {
 }
 
 /** Every schema that may check the value at `path` (several where unions meet). */
-export function schemasAt(schema: Schema, path: Path): Schema[] {
+function schemasAt(schema: Schema, path: Path): Schema[] {
   let current: Schema[] = [schema];
   for (const key of path) current = current.flatMap((s) => childSchemas(s, key));
   return current;

@@ -63,7 +63,7 @@ export function formatRupees(paise: Paise, precision = 2): string {
 }
 
 /** Throws unless `value` is a safe integer number of paise. */
-export function assertPaise(value: number): asserts value is Paise {
+function assertPaise(value: number): asserts value is Paise {
   if (!Number.isSafeInteger(value)) throw new MoneyFormatError(`not integer paise: ${value}`);
 }
 

@@ -56,8 +56,5 @@ export const REPORT_TYPES = [
 /** Kind of an order history record. */
 export type ReportType = (typeof REPORT_TYPES)[number];
 
-/** Exchange value of an index underlying in the option chain request. */
-export type OptionChainExchange = 'INDEX' | Exchange;
-
 /** `CE` call or `PE` put. */
 export type OptionType = 'CE' | 'PE';

@@ -7,7 +7,7 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
  * Paths pino censors in every log line. Credentials only ever travel under these names;
  * instrument `token` fields (numbers) stay visible, so bare `token` is not listed.
  */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'appId',
   'accessToken',
   'headers.appId',

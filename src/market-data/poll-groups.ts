@@ -5,7 +5,7 @@ import type { DemandKind } from './quote-demand.ts';
 import type { RequestBudget } from './request-budget.ts';
 
 /** Timing settings shared by every loop of the bus. */
-export interface PollGroupTiming {
+interface PollGroupTiming {
   readonly maxBackoffMs: number;
   readonly requestTimeoutMs: number;
   readonly closedRecheckMs: number;

@@ -26,12 +26,12 @@ export function maxMode(a: QuoteMode, b: QuoteMode): QuoteMode {
 export const MODES_ASCENDING: readonly QuoteMode[] = ['ltp', 'ohlcv', 'full'];
 
 /** The `ltp` fields of an `ohlcv` or `full` quote. */
-export function toLtpQuote(q: LtpQuote): LtpQuote {
+function toLtpQuote(q: LtpQuote): LtpQuote {
   return { token: q.token, ltp: q.ltp, close: q.close };
 }
 
 /** The `ohlcv` fields of a `full` quote. */
-export function toOhlcvQuote(q: OhlcvQuote | FullQuote): OhlcvQuote {
+function toOhlcvQuote(q: OhlcvQuote | FullQuote): OhlcvQuote {
   return {
     token: q.token,
     open: q.open,

@@ -4,7 +4,6 @@
  * pieces (order engine, fill logic, market view) that paper mode and backtests share.
  */
 
-export { ALWAYS_OPEN, type MarketSessions } from '../domain/market-sessions.ts';
 export { blackScholes } from './black-scholes.ts';
 export { checkOrder } from './engine/check-order.ts';
 export {

@@ -33,7 +33,7 @@ export const RESERVED_INTENT_IDS: {
  * A square-off's orders are `${id}:${token}` and skip the "already used" check (they
  * are the bot's own), so a strategy's id with a `:` could be taken for one of them.
  */
-export const RESERVED_ID_CHARACTER = ':';
+const RESERVED_ID_CHARACTER = ':';
 
 /** Why `value` may not be a strategy's intent id, if it may not. */
 function reservedIdProblem(value: string): string | undefined {

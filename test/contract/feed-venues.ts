@@ -11,12 +11,12 @@ import { RecordWriter } from '../../src/recording/record-writer.ts';
 /** Instant 0 of every feed venue: Friday 20 November 2026, 09:15 IST. */
 export const FEED_T0 = Date.parse('2026-11-20T09:15:00+05:30');
 /** How often the market is sampled: the bus's poll interval, the recording's spacing. */
-export const FEED_STEP_MS = 1_000;
+const FEED_STEP_MS = 1_000;
 /** How long the scripted market runs. */
 const SPAN_MS = 60_000;
 
 /** The scripted market both venues carry: LTP in paise of `token` at `at` ms after T0. */
-export const scriptLtp = (token: number, at: number): number =>
+const scriptLtp = (token: number, at: number): number =>
   10_000 + token + 5 * Math.floor(at / 3_000);
 
 /**

@@ -14,7 +14,7 @@ import { startSimulator } from '../../src/sim/index.ts';
 import { SIM_HOLIDAYS } from '../../src/sim/sim-holidays.ts';
 
 /** SBIN on NSE, as intents name it. */
-export const SBIN = {
+const SBIN = {
   exchange: 'NSE',
   token: '3045',
   symbol: 'SBIN-EQ',

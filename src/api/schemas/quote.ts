@@ -4,12 +4,12 @@ import type { QuoteMode } from '../../domain/order-params.ts';
 const int = z.number().int();
 
 /** One level of market depth (prices in paise). */
-export const depthEntrySchema = z.object({ orders: int, price: int, quantity: int });
+const depthEntrySchema = z.object({ orders: int, price: int, quantity: int });
 /** One level of market depth (prices in paise). */
 export type DepthEntry = z.infer<typeof depthEntrySchema>;
 
 /** Quote in `ltp` mode (spec §2.3). Prices in paise. */
-export const ltpQuoteSchema = z.object({ token: int, ltp: int, close: int });
+const ltpQuoteSchema = z.object({ token: int, ltp: int, close: int });
 /** Quote in `ltp` mode (spec §2.3). Prices in paise. */
 export type LtpQuote = z.infer<typeof ltpQuoteSchema>;
 

@@ -55,7 +55,7 @@ export interface OptionChain {
 }
 
 /** Why a chain could not be resolved; an expected outcome, not an exception. */
-export type ChainUnresolvedReason = 'unknown-underlying' | 'no-such-expiry' | 'empty-chain';
+type ChainUnresolvedReason = 'unknown-underlying' | 'no-such-expiry' | 'empty-chain';
 
 /**
  * Result of {@link resolveOptionChain}.

@@ -8,7 +8,7 @@ import { formatDateTime, formatEpochSeconds, formatTimeStamp } from '../ist-time
 import { averagePriceOf, type OrderFill, type SimOrder, type SimOrderEvent } from './sim-order.ts';
 
 /** Account the simulator books every order to. */
-export const SIM_USER_ID = 'SIM0001';
+const SIM_USER_ID = 'SIM0001';
 
 function money(order: SimOrder, paise: Paise | undefined): string {
   return paise === undefined ? '' : formatRupees(paise, order.instrument.pricePrecision);

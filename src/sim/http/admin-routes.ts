@@ -10,7 +10,7 @@ import type { SimStats } from './sim-stats.ts';
 /** Prefix of the test-only admin routes; served only when an admin token is set. */
 export const ADMIN_PREFIX = '/__sim/';
 /** Header carrying the admin token. */
-export const ADMIN_HEADER = 'x-sim-admin';
+const ADMIN_HEADER = 'x-sim-admin';
 
 const rate = z.number().min(0).max(1);
 const instant = z.union([z.iso.datetime({ offset: true }), z.null()]);

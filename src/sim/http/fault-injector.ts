@@ -58,7 +58,7 @@ export const NO_FAULTS: Readonly<FaultSettings> = {
 };
 
 /** Faults drawn per request, in the order their rates are stacked. */
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   'drop',
   'fail',
   'malformed',

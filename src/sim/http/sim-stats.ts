@@ -6,7 +6,7 @@ import type { RouteId } from './route-table.ts';
 export type RequestClass = 'quote' | 'order' | 'other';
 
 /** The class whose limit a request of `route` counts against. */
-export function requestClassOf(route: RouteId): RequestClass {
+function requestClassOf(route: RouteId): RequestClass {
   if (route === 'quote' || route === 'quotes') return 'quote';
   return route === 'placeOrder' ? 'order' : 'other';
 }

@@ -2,7 +2,7 @@ import type { Paise } from '../../domain/money.ts';
 import type { OptionType } from '../../domain/order-params.ts';
 
 /** What kind of instrument: indexes are quoted only; equities and options trade. */
-export type InstrumentKind = 'index' | 'equity' | 'option';
+type InstrumentKind = 'index' | 'equity' | 'option';
 
 /** Contract terms of a simulated option. */
 export interface OptionTerms {

@@ -13,7 +13,7 @@ import { buildFullQuote } from './quote-builder.ts';
 import type { SimInstrument } from './sim-instrument.ts';
 
 /** Market time step of the price paths, ms. */
-export const STEP_MS = 1_000;
+const STEP_MS = 1_000;
 
 /** Called by {@link SimMarket.advanceTo} as market time passes. */
 export interface MarketHooks {

@@ -6,7 +6,7 @@ import { type Child, killAll, REPO, spawnRunner } from './child-process.ts';
 import { SimAdmin } from './sim-admin.ts';
 
 /** Credentials the e2e simulator accepts at first. */
-export const APP_ID = 'e2e-app';
+const APP_ID = 'e2e-app';
 export const TOKEN = 'e2e-token-day-1';
 const ADMIN_TOKEN = 'e2e-admin';
 
@@ -18,7 +18,7 @@ export interface SharedClock {
 }
 
 /** The market instant (epoch ms) of the shared clock now. */
-export function marketNow(c: SharedClock): number {
+function marketNow(c: SharedClock): number {
   return Date.parse(c.start) + (Date.now() - Date.parse(c.anchor)) * c.speed;
 }
 
