@@ -12,7 +12,7 @@
 
 export { z } from 'zod';
 export type { FullQuote, LtpQuote } from './api/schemas/quote.ts';
-export type { Greeks } from './api/schemas/utilities.ts';
+export type { Greeks, OptionChainEntry } from './api/schemas/utilities.ts';
 export type { CalendarTick } from './calendar/schedules.ts';
 export { TradingCalendar } from './calendar/trading-calendar.ts';
 export type { Clock } from './clock/clock.ts';

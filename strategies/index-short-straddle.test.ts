@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { OptionChainEntry } from '../src/api/schemas/utilities.ts';
-import { TradingCalendar } from '../src/calendar/trading-calendar.ts';
-import { createTestContext, type OrderIntent } from '../src/index.ts';
+import {
+  createTestContext,
+  type OptionChainEntry,
+  type OrderIntent,
+  TradingCalendar,
+} from '../src/index.ts';
 import strategy from './index-short-straddle.ts';
 
 const calendar = TradingCalendar.fromHolidays(

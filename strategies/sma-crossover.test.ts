@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TradingCalendar } from '../src/calendar/trading-calendar.ts';
-import { createTestContext, type OrderIntent } from '../src/index.ts';
+import { createTestContext, type OrderIntent, TradingCalendar } from '../src/index.ts';
 import strategy from './sma-crossover.ts';
 
 const calendar = TradingCalendar.fromHolidays(

@@ -35,8 +35,7 @@ export default defineStrategy({
 
 const testTemplate = (name: string) => `import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TradingCalendar } from '../src/calendar/trading-calendar.ts';
-import { createTestContext, type OrderIntent } from '../src/index.ts';
+import { createTestContext, type OrderIntent, TradingCalendar } from '../src/index.ts';
 import strategy from './${name}.ts';
 
 const calendar = TradingCalendar.fromHolidays(JSON.parse(readFileSync('test/fixtures/holidays-2026.json', 'utf8')));
