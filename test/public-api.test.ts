@@ -89,7 +89,6 @@ describe('the subpath doors', () => {
       'RateLimitedError',
       'SessionError',
       'OutcomeUnknownError',
-      'ModifyLimitError',
       'Pacer',
       'DEFAULT_RETRY',
       'EXCHANGES',

@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { LiveClock } from '../clock/live-clock.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
 import { DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MAX_MS } from './backoff.ts';
-import { ModifyLimitError } from './errors/modify-limit-error.ts';
 import type { Call, Method } from './interpret-answer.ts';
 import { DEFAULT_PACING_MARGIN_MS, Pacer } from './pacing/pacer.ts';
 import { expectAligned } from './reply-alignment.ts';
@@ -169,8 +168,9 @@ export class TiqsClient {
   }
 
   /**
-   * Modifies an open or pending order (`PATCH /order/:variety/:order_id`). Refused
-   * locally with {@link ModifyLimitError} after 25 modifications of the order.
+   * Modifies an open or pending order (`PATCH /order/:variety/:order_id`). The service
+   * refuses a 26th modification of an order (a `RefusedError`); the execution engine
+   * counts them and cancels and re-places instead.
    */
   async modifyOrder(
     variety: Variety,
@@ -178,13 +178,6 @@ export class TiqsClient {
     request: ModifyOrderRequest,
     signal?: AbortSignal,
   ): Promise<MessageResult> {
-    if (!this.pacer.canModify(orderId)) {
-      throw new ModifyLimitError(
-        `order ${orderId} has had ${this.pacer.limits.modificationsPerOrder} modifications; cancel it and place anew`,
-        { operation: 'modifyOrder' },
-      );
-    }
-    this.pacer.recordModification(orderId);
     return this.send({
       operation: 'modifyOrder',
       method: 'PATCH',

@@ -7,7 +7,6 @@
 
 export { DEFAULT_RETRY, type RetryOptions } from '../api/backoff.ts';
 export { InvalidResponseError } from '../api/errors/invalid-response-error.ts';
-export { ModifyLimitError } from '../api/errors/modify-limit-error.ts';
 export { NetworkError } from '../api/errors/network-error.ts';
 export { OutcomeUnknownError } from '../api/errors/outcome-unknown-error.ts';
 export { RateLimitedError } from '../api/errors/rate-limited-error.ts';

@@ -13,7 +13,7 @@ export interface EventRecorderDeps {
   /** The tracked orders, to journal an event with its order. */
   orders: Pick<OrderTracker, 'byIntent'>;
   positions: PositionBook;
-  /** Runs after a fill is booked (marking and the kill switch). */
+  /** Runs once per fill, booked and not yet published (marking and the kill switch). */
   afterFill: () => void;
 }
 
@@ -94,8 +94,9 @@ export class EventRecorder {
           event.fillPrice,
         );
       }
-      this.subject.next(event);
+      // Marked and checked once per fill, before anyone hears of it.
       this.deps.afterFill();
+      this.subject.next(event);
       return;
     }
     this.deps.journal.commit({

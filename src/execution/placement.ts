@@ -5,6 +5,7 @@ import type { PlaceIntent } from '../domain/intents.ts';
 import { istDayNumber } from '../domain/ist.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exposureOf } from './exposure.ts';
+import { orderTag, tagSeq } from './order-tag.ts';
 import type { FollowUp } from './order-tracker.ts';
 import { checkPlace } from './risk/risk-gate.ts';
 import { type TrackedOrder, trackedOrder, withStatus } from './tracked-order.ts';
@@ -33,15 +34,12 @@ export class Placements {
         this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
       }
     }
-    const seqs = orders
-      .map((o) => Number.parseInt(o.tag.split(/[-/]/).at(-1) ?? '0', 36))
-      .filter(Number.isFinite);
-    this.seq = Math.max(0, ...seqs);
+    for (const order of orders) this.seq = Math.max(this.seq, tagSeq(order.tag) ?? 0);
   }
 
   private newTag(strategyId: string): string {
     this.seq += 1;
-    return `${strategyId}-${this.core.options.clock.now().toString(36)}-${this.seq.toString(36)}`;
+    return orderTag(strategyId, this.core.options.clock.now(), this.seq);
   }
 
   async place(

@@ -224,7 +224,9 @@ export class Kernel {
     const { intent: _intent, ...rest } = e as OrderEvent & { intent?: unknown };
     const level = e.type === 'OrderRejected' || e.type === 'OrderDenied' ? 'warn' : 'info';
     log[level]({ event: rest }, e.type);
-    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') this.publishPositions();
+    // The engine marked positions and checked the kill switch before it published the fill.
+    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled')
+      this.positions$.next(this.engine.positions.positions());
   }
 
   private publishPositions(): void {

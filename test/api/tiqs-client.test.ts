@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidResponseError } from '../../src/api/errors/invalid-response-error.ts';
-import { ModifyLimitError } from '../../src/api/errors/modify-limit-error.ts';
 import { NetworkError } from '../../src/api/errors/network-error.ts';
 import { OutcomeUnknownError } from '../../src/api/errors/outcome-unknown-error.ts';
 import { RateLimitedError } from '../../src/api/errors/rate-limited-error.ts';
@@ -367,15 +366,26 @@ describe('TiqsClient: order operations are never retried blindly', () => {
     );
   });
 
-  it('refuses the 26th modification of an order locally', async () => {
-    const s = await start(fakeService);
+  it('sends a 26th modification and reports the service’s own refusal (the engine counts)', async () => {
+    const s = await start((req, i) =>
+      i < 25
+        ? fakeService(req)
+        : {
+            status: 400,
+            json: {
+              status: 'error',
+              message: 'Order has had the maximum of 25 modifications',
+              errorCode: 'BadRequestError',
+            },
+          },
+    );
     const c = client(s.url);
     const { symbol: _s, ...body } = fx.placeBody;
     for (let i = 0; i < 25; i++) await c.modifyOrder('regular', '24112000000009', body);
-    await expect(c.modifyOrder('regular', '24112000000009', body)).rejects.toBeInstanceOf(
-      ModifyLimitError,
-    );
-    expect(s.requests).toHaveLength(25);
+    const err = await c.modifyOrder('regular', '24112000000009', body).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RefusedError);
+    expect(err).toMatchObject({ operation: 'modifyOrder', status: 400 });
+    expect(s.requests).toHaveLength(26);
   });
 });
 

@@ -21,8 +21,9 @@ export interface PacerOptions {
 }
 
 /**
- * Client-side pacing for one set of credentials: one queue per rate class plus the
- * per-order modification count. Share one Pacer between everything that uses the same
+ * Client-side pacing for one set of credentials: one queue per rate class. (The 25
+ * modifications an order allows are counted once, durably, by the execution engine;
+ * a direct client user meets the service's own refusal.) Share one Pacer between everything that uses the same
  * credentials (pass it to each client) so that together they never meet a 429.
  *
  * @example
@@ -36,7 +37,6 @@ export class Pacer {
   readonly limiters: Readonly<Record<RateClass, RateLimiter>>;
   /** The margin added to every window, ms. */
   readonly marginMs: number;
-  private readonly modifications = new Map<string, number>();
 
   constructor(
     readonly clock: Clock,
@@ -70,20 +70,5 @@ export class Pacer {
     return Math.min(
       ...this.limiters[rateClass].windows.map((w) => (w.limit * 1_000) / w.intervalMs),
     );
-  }
-
-  /** Modifications made so far to `orderId`. */
-  modificationsOf(orderId: string): number {
-    return this.modifications.get(orderId) ?? 0;
-  }
-
-  /** True when `orderId` may be modified once more. */
-  canModify(orderId: string): boolean {
-    return this.modificationsOf(orderId) < this.limits.modificationsPerOrder;
-  }
-
-  /** Counts one modification of `orderId`. */
-  recordModification(orderId: string): void {
-    this.modifications.set(orderId, this.modificationsOf(orderId) + 1);
   }
 }
