@@ -9,6 +9,8 @@ const E2E = 'test/e2e/**/*.test.ts';
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    // The CLI and e2e tests spawn bin/tiqs-runner.js, which runs the compiled dist/.
+    globalSetup: ['test/global-setup.ts'],
     hookTimeout: 20_000,
     reporters: ['default', ['json', { outputFile: 'var/test-results.json' }]],
     projects: [

@@ -1,8 +1,15 @@
 #!/usr/bin/env node
-// Launcher: strategies are TypeScript plugins loaded at run time, so the CLI runs
-// on tsx's loader rather than on a build step that a fresh clone would lack.
-import { register } from 'tsx/esm/api';
+// Launcher: runs the compiled framework in dist/ (built by `npm install` through the
+// "prepare" script, or by `npm run build`). TypeScript is compiled on the fly only for
+// strategy files, by tsx, when a strategy is loaded (src/strategy/load-strategy.ts).
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write(
+    'tiqs-runner: the compiled framework is missing (dist/cli/main.js); run `npm run build` first\n',
+  );
+  process.exit(1);
+}
+const { main } = await import(entry.href);
 process.exitCode = await main(process.argv);

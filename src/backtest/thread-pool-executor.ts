@@ -3,17 +3,22 @@ import { Worker } from 'node:worker_threads';
 import type { SweepExecutor, SweepJob, SweepResult } from './sweep-protocol.ts';
 
 /**
- * A worker's first script: registers tsx's loader in the worker (loader hooks of the
- * parent do not reach workers, and `execArgv: ['--import', 'tsx']` is not honoured
- * under the CLI's own in-process registration), then loads the TypeScript worker.
+ * A worker's first script. Compiled (from `dist/`), it loads the compiled worker; the
+ * worker registers tsx itself when it loads a TypeScript strategy. Run as TypeScript,
+ * it first registers tsx's loader in the worker (loader hooks of the parent do not reach
+ * workers, and `execArgv: ['--import', 'tsx']` is not honoured under an in-process
+ * registration), then loads the TypeScript worker.
  */
-const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+const WORKER_BOOT = import.meta.url.endsWith('.js')
+  ? `import(${JSON.stringify(new URL('./sweep-worker.js', import.meta.url).href)})
+  .catch((err) => { console.error(err); process.exit(1); });`
+  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
   .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./sweep-worker.ts', import.meta.url).href)}); })
   .catch((err) => { console.error(err); process.exit(1); });`;
 
 /**
  * Runs sweep jobs on worker threads, one per core by default, each taking the next job
- * when it is done. Workers load TypeScript through tsx, the same way the CLI runs.
+ * when it is done. Workers run the framework the way the CLI does (compiled, or as TypeScript).
  *
  * @example
  * ```ts

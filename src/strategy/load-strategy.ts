@@ -8,6 +8,7 @@ import { unknownKeyMessage } from '../config/suggest-key.ts';
 import { paramPlaceholdersOf, typeWholeValues } from '../config/typed-placeholders.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
 import { registerStrategyModuleHooks } from './strategy-module-hooks.ts';
+import { ensureTypeScriptLoader } from './typescript-loader.ts';
 
 /** A strategy module could not be loaded, or its params are invalid. */
 export class StrategyLoadError extends Error {
@@ -31,7 +32,7 @@ export interface StrategySource {
 }
 
 /**
- * Imports a strategy module (TypeScript runs through tsx), checks that its default
+ * Imports a strategy module (TypeScript is compiled by tsx, loaded on first need), checks that its default
  * export is a strategy definition, and validates `overrides` against its params schema:
  * unknown keys at any depth are errors naming the nearest valid key, and whole-value
  * `${NAME}` placeholders take the type the schema wants. Errors name the strategy id,
@@ -51,6 +52,8 @@ export async function loadStrategy(
       : `${source.file}: strategies[${source.index}] (strategy "${id}", ${file})`;
   let mod: { default?: unknown };
   try {
+    // tsx first: the strategy hooks must run before it (see registerStrategyModuleHooks).
+    await ensureTypeScriptLoader(file);
     registerStrategyModuleHooks();
     mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {

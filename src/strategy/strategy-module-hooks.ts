@@ -1,8 +1,9 @@
 import { register } from 'node:module';
+import { typeScriptLoaderRegistered } from './typescript-loader.ts';
 
 /**
  * Module hooks, run by Node on its hooks thread (so plain JavaScript, passed as a data
- * URL). Two rules, both for files outside `node_modules`:
+ * URL). Three rules, all for files outside `node_modules`:
  * - A TypeScript file that tsx would load as CommonJS (its folder has no package.json
  *   with `"type": "module"`) loads as an ES module instead. Strategies are ES modules;
  *   as CommonJS, their import of the runner fails with Node's opaque
@@ -10,12 +11,26 @@ import { register } from 'node:module';
  * - A package a strategy outside the runner's folder imports but cannot find
  *   (`rxjs`, `zod`, `tiqs-runner` itself) is looked up from the runner's folder, so a bot
  *   folder needs no node_modules of its own and shares the runner's copies.
+ * - When the framework runs compiled (from `dist/`), a strategy's import of one of the
+ *   framework's sources (`../src/index.ts`, or `tiqs-runner` where the package maps it to
+ *   `src/`) loads the compiled module instead, when there is one. The strategy then
+ *   shares the running framework's module instances (one `StrategyMarket`, one error
+ *   class for `instanceof`) and nothing of the framework is compiled again at start.
  */
 const HOOKS = `
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 let runnerRoot = '';
-export function initialize(data) { runnerRoot = data.runnerRoot; }
+let compiledRoot;
+export function initialize(data) { runnerRoot = data.runnerRoot; compiledRoot = data.compiledRoot; }
 const local = (url) => url.startsWith('file:') && !url.includes('/node_modules/');
 const bare = (s) => !/^(\\.|\\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/.test(s);
+const sourceRoot = () => runnerRoot + 'src/';
+function compiled(url) {
+  if (compiledRoot === undefined || !url.startsWith(sourceRoot()) || !/(?<!\\.d)\\.ts$/.test(url)) return undefined;
+  const target = compiledRoot + url.slice(sourceRoot().length).replace(/\\.ts$/, '.js');
+  return existsSync(fileURLToPath(target)) ? target : undefined;
+}
 export async function resolve(specifier, context, next) {
   let result;
   try {
@@ -29,6 +44,8 @@ export async function resolve(specifier, context, next) {
       throw err;
     }
   }
+  const target = compiled(result.url);
+  if (target !== undefined) return { url: target, format: 'module', shortCircuit: true };
   if (result.format === 'commonjs' && local(result.url) && /\\.tsx?$/.test(new URL(result.url).pathname)) {
     return { ...result, format: 'module' };
   }
@@ -36,15 +53,25 @@ export async function resolve(specifier, context, next) {
 }
 `;
 
-let registered = false;
+/** Whether the hooks are installed: not yet, or before or after tsx's. */
+let installed: 'no' | 'before-tsx' | 'after-tsx' = 'no';
 
 /**
- * Installs the strategy module hooks on this thread, once. Call before importing a
- * strategy; harmless where a bundler (vitest) loads TypeScript instead of Node.
+ * Installs the strategy module hooks on this thread, once, after tsx's loader if that is
+ * registered: hooks registered last run first, and the ES-module rule must overrule tsx's
+ * choice of format. Installed before tsx (a JavaScript strategy loaded first), they are
+ * installed again on top once tsx is there; the rules give the same answer twice. Call
+ * before importing a strategy; harmless where a bundler (vitest) loads TypeScript.
  */
 export function registerStrategyModuleHooks(): void {
-  if (registered) return;
-  registered = true;
+  const withTsx = typeScriptLoaderRegistered();
+  if (installed === 'after-tsx' || (installed === 'before-tsx' && !withTsx)) return;
+  installed = withTsx ? 'after-tsx' : 'before-tsx';
+  // This file sits in src/strategy/ or, compiled, in dist/strategy/: two levels below the root.
   const runnerRoot = new URL('../../', import.meta.url).href;
-  register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { runnerRoot } });
+  const frameworkRoot = new URL('../', import.meta.url).href;
+  const compiledRoot = frameworkRoot === `${runnerRoot}src/` ? undefined : frameworkRoot;
+  register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
+    data: { runnerRoot, compiledRoot },
+  });
 }
