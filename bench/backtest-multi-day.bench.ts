@@ -1,0 +1,191 @@
+/**
+ * Backtest throughput and memory on multi-day data (issue 13's targets), each printed as
+ * a ratio to a floor measured in the same run:
+ *
+ * - data: the sample day (backtests/data/sample-day, Friday 20 November 2026) and copies
+ *   of it moved back onto the 29 trading days before it (weekends and the recorded
+ *   holidays skipped: Dussehra, Diwali…), one recording folder per day, streamed;
+ * - floor: a bare loop in this process that streams and decodes the same recordings with
+ *   the project's reader and runs the SMA crossover of strategies/sma-crossover.ts by
+ *   hand (60 s bars of SBIN's LTP, SMA 3 over SMA 8, crossings counted);
+ * - runBacktest on 1 and on 30 days with backtests/sma-crossover.yaml's strategy;
+ * - peak RSS of the whole `tiqs-runner backtest` CLI process on 1 and on 30 days.
+ *
+ * Targets: runBacktest ≥ 0.3× the floor's records/s on 30 days; cost per record on 30
+ * days within 1.25× of 1 day; CLI peak RSS on 30 days ≤ 1.25× of 1 day. Exits non-zero
+ * when one is missed.
+ *
+ * Run: npm run bench -- multi-day
+ */
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SMA } from 'trading-signals';
+import { loadBacktestSpec } from '../src/backtest/backtest-spec.ts';
+import { runBacktest } from '../src/backtest/run-backtest.ts';
+import { DAY_MS, istParts } from '../src/domain/ist.ts';
+import { openRecordings } from '../src/recording/recording-set.ts';
+import { shiftRecording } from '../src/recording/shift-recording.ts';
+
+const SAMPLE = resolve('backtests/data/sample-day');
+const SPEC = resolve('backtests/sma-crossover.yaml');
+const DAYS = 30;
+const TOKEN = 3045;
+
+/** Day shifts (ms, ≤ 0) of the sample day onto the `n` trading days ending with it. */
+async function tradingDayShifts(n: number): Promise<number[]> {
+  const { meta } = await openRecordings(SAMPLE);
+  const holidays = new Set(Object.keys(meta.holidays?.holidays ?? {}));
+  const shifts: number[] = [];
+  for (let back = 0; shifts.length < n; back++) {
+    const p = istParts(meta.startMs - back * DAY_MS);
+    const key = `${String(p.day).padStart(2, '0')}-${String(p.month).padStart(2, '0')}-${p.year}`;
+    if (p.weekday === 0 || p.weekday === 6 || holidays.has(key)) continue;
+    shifts.push(-back * DAY_MS);
+  }
+  return shifts;
+}
+
+/** The floor: stream, decode every record, SMA crossover on 60 s bars by hand. */
+async function floor(data: string): Promise<{ records: number; ms: number; crossings: number }> {
+  const t0 = performance.now();
+  const set = await openRecordings(data);
+  const fast = new SMA(3);
+  const slow = new SMA(8);
+  let records = 0;
+  let crossings = 0;
+  let bar = -1;
+  let last = 0;
+  let previous: number | undefined;
+  let sink = 0;
+  for await (const r of set.blocks()) {
+    while (r.next()) {
+      records += 1;
+      if (r.kind === 'greeks') {
+        sink += r.greeks().delta;
+        continue;
+      }
+      const q = r.quote();
+      sink += q.ltp;
+      if (q.token !== TOKEN) continue;
+      const b = Math.floor(r.time / 60_000);
+      if (bar !== -1 && b !== bar) {
+        const f = fast.update(last, false);
+        const s = slow.update(last, false);
+        if (f !== null && s !== null && slow.isStable) {
+          const diff = f - s;
+          if (previous !== undefined && Math.sign(previous) !== Math.sign(diff)) crossings += 1;
+          previous = diff;
+        }
+      }
+      bar = b;
+      last = q.ltp;
+    }
+  }
+  if (sink === 42) console.log('');
+  return { records, ms: performance.now() - t0, crossings };
+}
+
+async function backtest(data: string): Promise<{ records: number; ms: number; fills: number }> {
+  const spec = await loadBacktestSpec(SPEC);
+  const t0 = performance.now();
+  const result = await runBacktest({
+    ...spec,
+    backtest: { ...spec.backtest, data, logLevel: 'silent' },
+  });
+  return {
+    records: result.summary.quoteEvents,
+    ms: performance.now() - t0,
+    fills: result.fills.length,
+  };
+}
+
+/** Peak RSS (bytes) of the CLI backtesting `data`, read from the child at its exit. */
+function cliPeakRss(data: string, work: string): number {
+  const out = join(work, `rss-${Date.now()}.txt`);
+  const hook = join(work, 'rss-hook.mjs');
+  writeFileSync(
+    hook,
+    "import { writeFileSync } from 'node:fs';\n" +
+      "process.on('exit', () => writeFileSync(process.env.TR_RSS_OUT, String(process.resourceUsage().maxRSS * 1024)));\n",
+  );
+  const spec = join(work, `spec-${Date.now()}.yaml`);
+  const text = readFileSync(SPEC, 'utf8')
+    .replace(
+      'data: data/sample-day',
+      `data: ${data}\n  out: ${join(work, 'out')}\n  logLevel: silent`,
+    )
+    .replace('../strategies/', `${resolve('strategies')}/`);
+  writeFileSync(spec, text);
+  const run = spawnSync(
+    process.execPath,
+    ['--import', hook, 'bin/tiqs-runner.js', 'backtest', '--config', spec],
+    {
+      env: { ...process.env, TR_RSS_OUT: out },
+      encoding: 'utf8',
+    },
+  );
+  if (run.status !== 0 || !existsSync(out)) {
+    throw new Error(`CLI backtest failed (exit ${run.status}): ${run.stderr.slice(0, 2_000)}`);
+  }
+  return Number(readFileSync(out, 'utf8'));
+}
+
+const work = mkdtempSync(join(tmpdir(), 'tr-bench-days-'));
+const one = join(work, 'one');
+const many = join(work, 'many');
+try {
+  const shifts = await tradingDayShifts(DAYS);
+  await shiftRecording(SAMPLE, join(one, 'day-00'), 0);
+  for (const [i, shift] of shifts.entries()) {
+    await shiftRecording(SAMPLE, join(many, `day-${String(i).padStart(2, '0')}`), shift);
+  }
+  const perS = (r: { records: number; ms: number }) => (r.records / r.ms) * 1_000;
+  const k = (x: number) => `${(x / 1_000).toFixed(0)}k records/s`;
+  const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+
+  globalThis.gc?.();
+  const floor1 = await floor(one);
+  globalThis.gc?.();
+  const floor30 = await floor(many);
+  globalThis.gc?.();
+  const bt1 = await backtest(one);
+  globalThis.gc?.();
+  const bt30 = await backtest(many);
+  const rss1 = cliPeakRss(one, work);
+  const rss30 = cliPeakRss(many, work);
+
+  console.log(
+    `data: 1 day ${floor1.records} records; ${DAYS} trading days ${floor30.records} records`,
+  );
+  console.log(
+    `floor     1 day   ${k(perS(floor1))}   ${DAYS} days ${k(perS(floor30))}  (${floor30.crossings} crossings)`,
+  );
+  console.log(
+    `backtest  1 day   ${k(perS(bt1))}   ${DAYS} days ${k(perS(bt30))}  (${bt30.fills} fills)`,
+  );
+  const ratio = perS(bt30) / perS(floor30);
+  const perRecord = bt30.ms / bt30.records / (bt1.ms / bt1.records);
+  const rssRatio = rss30 / rss1;
+  const targets = [
+    [`runBacktest / floor on ${DAYS} days  ${ratio.toFixed(3)}×`, ratio >= 0.3, '≥ 0.3×'],
+    [
+      `cost per record ${DAYS} days / 1 day  ${perRecord.toFixed(2)}×`,
+      perRecord <= 1.25,
+      '≤ 1.25×',
+    ],
+    [
+      `CLI peak RSS ${mib(rss30)} / ${mib(rss1)}  ${rssRatio.toFixed(2)}×`,
+      rssRatio <= 1.25,
+      '≤ 1.25×',
+    ],
+  ] as const;
+  for (const [text, met, target] of targets) {
+    console.log(`target    ${text}  (${target}: ${met ? 'met' : 'NOT met'})`);
+  }
+  if (targets.some(([, met]) => !met)) process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
