@@ -37,19 +37,19 @@ export const KIND_OF_CODE: readonly (RecordKind | undefined)[] = [
 ];
 
 /** Body sizes: ltp `i32 ltp, i32 close`. */
-export const LTP_BODY = 8;
+const LTP_BODY = 8;
 /** ohlcv: `i32 open, high, low, close, ltp` · `u32 ltt` · `f64 oi, volume`. */
-export const OHLCV_BODY = 40;
+const OHLCV_BODY = 40;
 /**
  * full: `i32 avgPrice, open, high, low, close, ltp, ltq` · `u32 ltt, time` ·
  * `i32 netChange, netChangeIndicator, lowerLimit, upperLimit` ·
  * `f64 oi, oiDayHigh, oiDayLow, totalBuyQty, totalSellQty, volume`; then the levels.
  */
-export const FULL_FIXED_BODY = 100;
+const FULL_FIXED_BODY = 100;
 /** One depth level: `i32 price, i32 quantity, i32 orders`; bids first, then asks. */
 export const DEPTH_LEVEL_BYTES = 12;
 /** greeks: `f64 iv, delta, gamma, theta, vega`. */
-export const GREEKS_BODY = 40;
+const GREEKS_BODY = 40;
 
 /** Largest offset a record's `u32` time can hold: about 49.7 days after the base. */
 export const MAX_OFFSET_MS = 0xffff_ffff;

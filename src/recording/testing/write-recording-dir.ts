@@ -5,7 +5,7 @@ import { RecordWriter } from '../record-writer.ts';
 import type { RecordingMeta } from '../recording-meta.ts';
 
 /** Holidays every test recording carries: Tuesday 24 November 2026 is one. */
-export const TEST_HOLIDAYS = {
+const TEST_HOLIDAYS = {
   holidays: { '24-11-2026': 'Prakash Gurpurb Sri Guru Nanak Dev' },
   specialTradingDays: {},
 };
