@@ -1,34 +1,32 @@
 import { Command, CommanderError } from 'commander';
-import { backtestCommand } from './commands/backtest.ts';
-import { calendarCommand } from './commands/calendar.ts';
-import { ordersCommand, positionsCommand } from './commands/journal-commands.ts';
-import { newStrategyCommand } from './commands/new-strategy.ts';
-import { recordCommand } from './commands/record.ts';
-import { runCommand } from './commands/run.ts';
-import { simCommand } from './commands/sim.ts';
-import { validateCommand } from './commands/validate.ts';
+import { COMMAND_TABLE } from './command-table.ts';
 import { EXIT } from './exit-codes.ts';
 
+/** The command `argv` invokes (`tiqs-runner help <name>` included), if any. */
+function invokedName(argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
 /**
- * Builds the `tiqs-runner` program. Each command lives in `commands/<name>.ts` and
- * exports a factory returning a commander `Command`.
+ * Builds the `tiqs-runner` program for `argv` (as `process.argv`). Every command of
+ * {@link COMMAND_TABLE} is listed, but only the one `argv` invokes is imported and built
+ * in full; the others are name and description, which is all the top-level help shows.
+ * Pass `all` to build every command in full.
  */
-export function buildProgram(): Command {
+export async function buildProgram(argv: readonly string[], all = false): Promise<Command> {
   const program = new Command('tiqs-runner')
     .description('Run algorithmic trading strategies against the Tiqs trading API')
     .showHelpAfterError()
     .exitOverride();
-  for (const command of [
-    runCommand(),
-    simCommand(),
-    calendarCommand(),
-    validateCommand(),
-    newStrategyCommand(),
-    ordersCommand(),
-    positionsCommand(),
-    recordCommand(),
-    backtestCommand(),
-  ]) {
+  const terms = new Map(COMMAND_TABLE.map((c) => [c.name, c.term]));
+  program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd.name()) ?? cmd.name() });
+  const invoked = invokedName(argv);
+  for (const entry of COMMAND_TABLE) {
+    const command =
+      all || entry.name === invoked
+        ? await entry.load()
+        : new Command(entry.name).description(entry.description);
     // addCommand does not pass exitOverride and help settings down; copy them.
     program.addCommand(command.copyInheritedSettings(program));
   }
@@ -37,8 +35,8 @@ export function buildProgram(): Command {
 
 /** Runs the CLI with `argv` (as `process.argv`) and resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (err) {
