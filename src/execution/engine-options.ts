@@ -27,7 +27,10 @@ export interface ExecutionEngineOptions {
   risk?: Partial<RiskLimits>;
   /** Last price and band of an instrument, for risk checks and marking. */
   quote?: (token: string) => RiskQuote | undefined;
-  /** Modifications the service allows per order. */
+  /**
+   * Modifications the service allows per order (default 25): the engine's journalled
+   * count is the only one; past it, a change cancels and places anew.
+   */
   maxModifications?: number;
   /**
    * Told when the service refuses the session (401/403) and trading pauses. With it,

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { SessionError } from '../api/errors/session-error.ts';
+import { DEFAULT_RATE_LIMITS } from '../api/pacing/rate-limits.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
@@ -9,6 +10,8 @@ import type { EngineCore } from './engine-core.ts';
 import type { ExecutionEngineOptions, ShutdownOptions } from './engine-options.ts';
 import { stopEngine } from './engine-stop.ts';
 import { EventRecorder } from './event-recorder.ts';
+import { cancelAll, flattenAll } from './flatten.ts';
+import { IntentOutcomes } from './intent-outcomes.ts';
 import { type Journal, MemoryJournal } from './journal.ts';
 import { KillSwitch } from './kill-switch.ts';
 import { OrderTracker } from './order-tracker.ts';
@@ -20,6 +23,7 @@ import type { ShutdownReport } from './run-shutdown.ts';
 import type { ShutdownPolicy } from './shutdown-policy.ts';
 import { squareOff } from './square-off.ts';
 import type { TrackedOrder } from './tracked-order.ts';
+import { TradingPause } from './trading-pause.ts';
 
 export type { ExecutionEngineOptions, ShutdownOptions } from './engine-options.ts';
 
@@ -51,7 +55,8 @@ export class ExecutionEngine {
   private readonly amendments: Amendments;
   /** What the parts share; built once, reading this engine's state live. */
   private readonly core: EngineCore;
-  private paused: string | undefined;
+  private readonly pauses: TradingPause;
+  private readonly outcomes: IntentOutcomes;
   private accepting = true;
   private readonly submitting = new Set<Promise<void>>();
   /**
@@ -62,6 +67,7 @@ export class ExecutionEngine {
 
   constructor(private readonly options: ExecutionEngineOptions) {
     const { clock, logger } = options;
+    this.pauses = new TradingPause(logger, options.onSessionRefused);
     this.positions = options.positions ?? new PositionBook();
     this.journal = options.journal ?? new MemoryJournal();
     this.limits = { ...DEFAULT_RISK_LIMITS, ...options.risk };
@@ -86,18 +92,27 @@ export class ExecutionEngine {
         if (!this.recorder.isClosed) this.journal.checkpoint?.();
         if (this.unreconciled && this.tracker.lastReadOk) this.reconciled();
       },
-      isPaused: () => this.paused !== undefined,
+      isPaused: () => this.pauses.reason !== undefined,
     });
     this.events$ = this.recorder.events$;
+    this.outcomes = new IntentOutcomes({
+      clock,
+      logger,
+      emit: (e) => this.recorder.emit(e),
+      pause: (err) => this.pause(err),
+      pausedReason: () => this.pauses.reason,
+      defer: (i, reason) => this.deferred.defer(i, reason),
+      byIntent: (strategyId, intentId) => this.tracker.byIntent(strategyId, intentId),
+    });
     this.killSwitch = new KillSwitch({ journal: this.journal, clock, logger, limits: this.limits });
     this.deferred = new DeferredIntents({
       clock,
       logger,
       accepting: () => this.accepting,
-      held: () => this.paused !== undefined || this.unreconciled,
+      held: () => this.pauses.reason !== undefined || this.unreconciled,
       submit: (i) => this.submit(i),
       emit: (e) => this.recorder.emit(e),
-      deny: (i, reason) => this.deny(i, reason),
+      deny: (i, reason) => this.outcomes.deny(i, reason),
     });
     const engine = this;
     this.core = {
@@ -114,16 +129,19 @@ export class ExecutionEngine {
       },
       emit: (e) => this.recorder.emit(e),
       persist: (o) => this.recorder.persist(o),
-      deny: (i, reason) => this.deny(i, reason),
+      deny: (i, reason) => this.outcomes.deny(i, reason),
       defer: (i, reason, until) => this.deferred.defer(i, reason, until),
       sessions: () => this.sessions(),
       pause: (err) => this.pause(err),
-      onBrokerError: (i, err) => this.onBrokerError(i, err),
+      onBrokerError: (i, err) => this.outcomes.brokerError(i, err),
       place: (i, reuse, system) => this.placements.place(i, reuse, system),
       requestCancel: (o) => this.amendments.requestCancel(o),
     };
     this.placements = new Placements(this.core);
-    this.amendments = new Amendments(this.core, options.maxModifications ?? 25);
+    this.amendments = new Amendments(
+      this.core,
+      options.maxModifications ?? DEFAULT_RATE_LIMITS.modificationsPerOrder,
+    );
   }
 
   /**
@@ -157,7 +175,7 @@ export class ExecutionEngine {
       { deferred: this.deferred.size },
       'reconciled with the broker: intents held for it go out now',
     );
-    if (this.paused === undefined) this.deferred.flush();
+    if (this.pauses.reason === undefined) this.deferred.flush();
   }
 
   /** Starts tracking orders. */
@@ -217,7 +235,7 @@ export class ExecutionEngine {
 
   /** Why trading is paused (e.g. an expired session), or undefined. */
   get pausedReason(): string | undefined {
-    return this.paused;
+    return this.pauses.reason;
   }
 
   /** Whether the kill switch has tripped today. */
@@ -227,17 +245,12 @@ export class ExecutionEngine {
 
   /** Resumes after a pause, e.g. once a fresh token is in place. */
   resume(): void {
-    if (this.paused === undefined) return;
-    // With a session notifier, the kernel says it once for every component.
-    if (this.options.onSessionRefused === undefined)
-      this.options.logger.info({ reason: this.paused }, 'trading resumed');
-    this.paused = undefined;
-    this.deferred.flush();
+    if (this.pauses.resume()) this.deferred.flush();
   }
 
   /** Sends deferred intents again, e.g. once a calendar has loaded. */
   retryDeferred(): void {
-    if (this.paused === undefined) this.deferred.flush();
+    if (this.pauses.reason === undefined) this.deferred.flush();
   }
 
   /** Takes one intent. Outcomes arrive as events; this never throws for expected ones. */
@@ -254,8 +267,8 @@ export class ExecutionEngine {
     // while reconciling, and would find no order for a placement still waiting.
     if ((intent.kind === 'cancel' || intent.kind === 'modify') && this.deferred.actOn(intent))
       return;
-    if (this.paused !== undefined) {
-      this.deferred.defer(intent, `trading paused: ${this.paused}`);
+    if (this.pauses.reason !== undefined) {
+      this.deferred.defer(intent, `trading paused: ${this.pauses.reason}`);
       return;
     }
     if (this.unreconciled && intent.kind !== 'cancel') {
@@ -280,16 +293,13 @@ export class ExecutionEngine {
           break;
       }
     } catch (err) {
-      this.onBrokerError(intent, err);
+      this.outcomes.brokerError(intent, err);
     }
   }
 
   /** Cancels every open order (shutdown, kill switch). */
-  async cancelAll(strategyId?: string): Promise<void> {
-    for (const o of this.tracker.active()) {
-      if (strategyId !== undefined && o.strategyId !== strategyId) continue;
-      await this.amendments.requestCancel(o);
-    }
+  cancelAll(strategyId?: string): Promise<void> {
+    return cancelAll(this.core, strategyId);
   }
 
   /**
@@ -307,45 +317,7 @@ export class ExecutionEngine {
     }
     const { realised, unrealised } = this.positions.totals();
     if (this.killSwitch.check(realised + unrealised) && this.limits.flattenOnKill)
-      void this.flattenAll();
-  }
-
-  private async flattenAll(): Promise<void> {
-    try {
-      await this.cancelAll();
-    } catch (err) {
-      if (err instanceof SessionError) this.pause(err);
-      else this.options.logger.error({ err }, 'kill switch: cancelling open orders failed');
-    }
-    const strategies = new Set(
-      this.positions
-        .positions()
-        .filter((p) => p.netQuantity !== 0)
-        .map((p) => p.strategyId),
-    );
-    for (const strategyId of strategies) {
-      await this.submit({
-        kind: 'squareOff',
-        id: `kill-${this.options.clock.now()}`,
-        strategyId,
-        reason: 'kill switch',
-      });
-    }
-  }
-
-  private deny(intent: RoutedIntent, reason: string): void {
-    this.options.logger.warn(
-      { strategyId: intent.strategyId, intentId: intent.id, reason },
-      'intent denied',
-    );
-    this.recorder.emit({
-      type: 'OrderDenied',
-      strategyId: intent.strategyId,
-      intentId: intent.id,
-      at: this.options.clock.now(),
-      intent,
-      reason,
-    });
+      void flattenAll(this.core, (i) => this.submit(i));
   }
 
   private sessions(): MarketSessions | undefined {
@@ -358,37 +330,6 @@ export class ExecutionEngine {
    * market-data bus) pauses execution too, since both use the same token.
    */
   pause(err: SessionError): void {
-    if (this.paused !== undefined) return;
-    this.paused = 'session expired or invalid (HTTP 401/403)';
-    if (this.options.onSessionRefused !== undefined) {
-      this.options.onSessionRefused(err);
-      return;
-    }
-    this.options.logger.error(
-      { operation: err.operation, status: err.status },
-      'the access token was refused: trading is paused. Put a new token in the config or .env file and send SIGHUP, or update the watched token file; trading resumes without a restart and without losing state',
-    );
-  }
-
-  private onBrokerError(intent: RoutedIntent, err: unknown): void {
-    if (err instanceof SessionError) {
-      this.pause(err);
-      this.deferred.defer(intent, `trading paused: ${this.paused}`);
-      return;
-    }
-    const reason = err instanceof Error ? err.message : String(err);
-    if (intent.kind === 'place') {
-      const order = this.tracker.byIntent(intent.strategyId, intent.id);
-      this.recorder.emit({
-        type: 'OrderRejected',
-        strategyId: intent.strategyId,
-        intentId: intent.id,
-        tag: order?.tag ?? '',
-        at: this.options.clock.now(),
-        reason,
-      });
-      return;
-    }
-    this.deny(intent, reason);
+    this.pauses.pause(err);
   }
 }

@@ -3,18 +3,10 @@ import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
-import {
-  type BookSnapshot,
-  type ReconcileStep,
-  reconcile,
-  type SeenRecord,
-  type TrackedIndex,
-} from './reconcile.ts';
+import { type BookSnapshot, type ReconcileStep, reconcile } from './reconcile.ts';
 import { reconcileOrder, unchanged } from './reconcile-order.ts';
-import { isFinal, type TrackedOrder } from './tracked-order.ts';
-
-const intentKey = (strategyId: string, intentId: string): string =>
-  `${strategyId}\u0000${intentId}`;
+import type { TrackedOrder } from './tracked-order.ts';
+import { TrackedOrders } from './tracked-orders.ts';
 
 /** Options of {@link OrderTracker}. */
 export interface OrderTrackerOptions {
@@ -59,61 +51,14 @@ export type FollowUp = Extract<ReconcileStep, { kind: 'absent' | 'duplicate' }>;
  * so none is lost between polls or counted twice; an order becomes final only once
  * every fill the book reports has been booked.
  */
-export class OrderTracker {
-  private readonly orders = new Map<string, TrackedOrder>();
-  /** Orders that were not final when last looked at: `active()` need not scan the day. */
-  private readonly open = new Set<TrackedOrder>();
-  /** The latest order of each strategy intent. */
-  private readonly byIntentKey = new Map<string, TrackedOrder>();
-  /** Orders by service id; orders learn their id later (see {@link syncIds}). */
-  private readonly byOrderId = new Map<string, TrackedOrder>();
-  /** Orders without a service id yet. */
-  private readonly idless = new Set<TrackedOrder>();
-  /** Tags of earlier attempts, to the order that superseded them. */
-  private readonly byPreviousTag = new Map<string, TrackedOrder>();
-  /** The record each order was last brought in line with: unchanged ones are skipped. */
-  private readonly seen = new WeakMap<TrackedOrder, SeenRecord>();
+export class OrderTracker extends TrackedOrders {
   private timer: Subscription | undefined;
   private inFlight: Promise<void> | undefined;
   private stopped = false;
   private readOk = true;
 
-  constructor(private readonly options: OrderTrackerOptions) {}
-
-  /** Starts following `order` (by its tag). */
-  track(order: TrackedOrder): void {
-    this.orders.set(order.tag, order);
-    this.byIntentKey.set(intentKey(order.strategyId, order.intentId), order);
-    if (!isFinal(order.status)) this.open.add(order);
-    if (order.orderId === undefined) this.idless.add(order);
-    else this.byOrderId.set(order.orderId, order);
-    for (const tag of order.previousTags ?? []) this.byPreviousTag.set(tag, order);
-  }
-
-  /** Follows `order` under a new tag (a re-placement); the old key goes. */
-  rekey(oldTag: string, order: TrackedOrder): void {
-    this.orders.delete(oldTag);
-    this.track(order);
-  }
-
-  /** The latest order placed for a strategy's intent, if any. */
-  byIntent(strategyId: string, intentId: string): TrackedOrder | undefined {
-    return this.byIntentKey.get(intentKey(strategyId, intentId));
-  }
-
-  /** Every tracked order. */
-  all(): TrackedOrder[] {
-    return [...this.orders.values()];
-  }
-
-  /** Orders not yet final. */
-  active(): TrackedOrder[] {
-    const out: TrackedOrder[] = [];
-    for (const o of this.open) {
-      if (isFinal(o.status)) this.open.delete(o);
-      else out.push(o);
-    }
-    return out;
+  constructor(private readonly options: OrderTrackerOptions) {
+    super();
   }
 
   /** Starts the polling loop on the clock. */
@@ -180,26 +125,6 @@ export class OrderTracker {
       return;
     }
     this.options.afterPoll();
-  }
-
-  /** What the tracker knows, as {@link reconcile} reads it. */
-  private index(): TrackedIndex {
-    this.syncIds();
-    return {
-      active: this.active(),
-      byOrderId: this.byOrderId,
-      byPreviousTag: this.byPreviousTag,
-      seen: this.seen,
-    };
-  }
-
-  /** Orders learn their id from a placement's answer: index those that have. */
-  private syncIds(): void {
-    for (const o of this.idless) {
-      if (o.orderId === undefined) continue;
-      this.byOrderId.set(o.orderId, o);
-      this.idless.delete(o);
-    }
   }
 
   /**
