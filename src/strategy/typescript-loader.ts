@@ -18,9 +18,14 @@ export function typeScriptLoaderRegistered(): boolean {
  */
 export function ensureTypeScriptLoader(file: string): Promise<void> {
   if (!TYPESCRIPT_FILE.test(file) || !import.meta.url.endsWith('.js')) return Promise.resolve();
-  registering ??= import('tsx/esm/api').then(({ register }) => {
+  registering ??= (async () => {
+    // Once loader hooks are registered, every module loaded after pays a round trip to
+    // the hooks thread, and the framework's public entry (what strategies import) is
+    // dozens of modules: load it natively first, so the strategy finds it cached.
+    await import(new URL('../index.js', import.meta.url).href);
+    const { register } = await import('tsx/esm/api');
     register();
     registered = true;
-  });
+  })();
   return registering;
 }

@@ -1,0 +1,138 @@
+// Cold start: wall time from spawning a process to (a) its exit for a bare `node -e 0`
+// (the baseline) and for `tiqs-runner --help`, and (b) the first answered quote poll of
+// the paper bot (`npm start`'s config: the three shipped strategies on the embedded
+// simulator, whose market is set inside a session so polling starts at once). The
+// first poll is the bot's first `quotes:*` response log line (debug level, JSON).
+// For comparison, the bot also starts the way it did before issue 13 (the framework's
+// sources compiled by tsx at start). Rounds are interleaved so machine load hits all
+// alike; medians are compared.
+// Targets (issue 13): first poll <= 6x the baseline, --help <= 4x.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const ROUNDS = Number(process.env.COLD_START_ROUNDS ?? 11);
+const FIRST_POLL_TIMEOUT_MS = 30_000;
+const root = resolve(import.meta.dirname, '..');
+const bin = join(root, 'bin/tiqs-runner.js');
+
+const build = spawnSync(process.execPath, [join(root, 'scripts/ensure-build.mjs')], {
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(1);
+
+const work = mkdtempSync(join(tmpdir(), 'tr-cold-start-'));
+const config = join(work, 'paper.yaml');
+writeFileSync(
+  config,
+  readFileSync(join(root, 'config/paper.yaml'), 'utf8')
+    .replaceAll('../strategies/', `${join(root, 'strategies')}/`)
+    .replace('speed: 10', 'speed: 1\n    start: "2026-11-20T10:00:00+05:30"')
+    .replace('dir: ../var/state', `dir: ${join(work, 'state')}`)
+    .replace('level: info', 'level: debug')
+    .replace('format: auto', 'format: json'),
+);
+
+/** Milliseconds from spawn to exit. */
+function untilExit(args: string[]): Promise<number> {
+  const started = performance.now();
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, { stdio: 'ignore' });
+    child.on('error', fail);
+    child.on('exit', (code) =>
+      code === 0
+        ? done(performance.now() - started)
+        : fail(new Error(`${args.join(' ')}: exit ${code}`)),
+    );
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.on('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill('SIGINT');
+  });
+}
+
+// How the CLI ran before issue 13: the framework's own sources compiled by tsx at start.
+const viaTsx = [
+  '--input-type=module',
+  '-e',
+  `import { register } from 'tsx/esm/api'; register();
+const { main } = await import(${JSON.stringify(join(root, 'src/cli/main.ts'))});
+process.exitCode = await main(['node', 'tiqs-runner', ...process.argv.slice(1)]);`,
+];
+
+/** Milliseconds from spawn to the paper bot's first answered quote poll. */
+async function untilFirstPoll(round: number, launcher: string[] = [bin]): Promise<number> {
+  rmSync(join(work, 'state'), { recursive: true, force: true });
+  const started = performance.now();
+  const child = spawn(process.execPath, [...launcher, 'run', '--config', config], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), FIRST_POLL_TIMEOUT_MS);
+  try {
+    for await (const line of createInterface({ input: child.stdout })) {
+      if (line.includes('"operation":"quotes:') && line.includes('"msg":"response"'))
+        return performance.now() - started;
+    }
+    throw new Error(`round ${round}: the bot ended without a quote poll`);
+  } finally {
+    clearTimeout(timer);
+    await stop(child);
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+};
+
+const bare: number[] = [];
+const help: number[] = [];
+const firstPoll: number[] = [];
+const firstPollViaTsx: number[] = [];
+try {
+  await untilFirstPoll(-1); // warm the OS file cache; not counted
+  for (let round = 0; round < ROUNDS; round++) {
+    bare.push(await untilExit(['-e', '0']));
+    help.push(await untilExit([bin, '--help']));
+    firstPoll.push(await untilFirstPoll(round));
+    firstPollViaTsx.push(await untilFirstPoll(round, viaTsx));
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const base = median(bare);
+const row = (what: string, xs: number[], target?: number) => ({
+  what,
+  'median ms': median(xs).toFixed(0),
+  'min ms': Math.min(...xs).toFixed(0),
+  ratio: `${(median(xs) / base).toFixed(2)}x`,
+  target: target === undefined ? '' : `<= ${target}x`,
+});
+console.log(`${ROUNDS} interleaved rounds; ratios are medians over the bare node median`);
+console.table([
+  row('node -e 0 (baseline)', bare),
+  row('tiqs-runner --help', help, 4),
+  row('paper bot: start to first quote poll', firstPoll, 6),
+  row('the same, framework compiled by tsx (before)', firstPollViaTsx),
+]);
+const helpRatio = median(help) / base;
+const pollRatio = median(firstPoll) / base;
+console.log(
+  `cold start: first poll ${pollRatio.toFixed(2)}x node -e 0 (target <= 6x), --help ${helpRatio.toFixed(2)}x (target <= 4x)`,
+);
+if (pollRatio > 6 || helpRatio > 4) {
+  console.error('target missed');
+  process.exit(1);
+}
