@@ -34,7 +34,7 @@ export interface OrderTrackerOptions {
 }
 
 /** Where the tracker's events and order states are recorded (the event recorder). */
-export interface OrderSink {
+interface OrderSink {
   /** Publishes an event; it must journal first. A throw means nothing was recorded. */
   emit(event: OrderEvent): void;
   /** Writes an order's new state to the journal. */

@@ -10,7 +10,7 @@ export type OrderState = Pick<
 >;
 
 /** Fields of a tracked order that reconciliation changes. */
-export type OrderPatch = Partial<
+type OrderPatch = Partial<
   Pick<
     TrackedOrder,
     | 'orderId'
@@ -24,7 +24,7 @@ export type OrderPatch = Partial<
 >;
 
 /** A fill event of the tracker. */
-export type FillEvent = Extract<OrderEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }>;
+type FillEvent = Extract<OrderEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }>;
 
 /**
  * An order's record as last applied, with the state it left the order in. When the

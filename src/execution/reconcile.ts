@@ -3,8 +3,6 @@ import type { OrderEvent } from '../domain/order-events.ts';
 import { type OrderStep, reconcileOrder, type SeenRecord, unchanged } from './reconcile-order.ts';
 import { isFinal, type TrackedOrder, trackedOrder } from './tracked-order.ts';
 
-export type { OrderState, OrderStep, SeenRecord } from './reconcile-order.ts';
-
 /** The broker's books as one poll read them. */
 export interface BookSnapshot {
   readonly orders: readonly OrderBookRecord[];
@@ -52,7 +50,7 @@ export type ReconcileStep =
   | { kind: 'missing'; order: TrackedOrder; trades: readonly TradeBookRecord[] };
 
 /** A cover order's stop-loss leg, as the book marks it. */
-export function isStopLeg(record: OrderBookRecord): boolean {
+function isStopLeg(record: OrderBookRecord): boolean {
   return record.snoOrderDirection === 'SL' && record.snoOrderID !== '';
 }
 

@@ -47,7 +47,7 @@ export interface ShutdownPort {
 }
 
 /** One order still working at the broker when the stop ended. */
-export interface OpenOrderAtStop {
+interface OpenOrderAtStop {
   order: TrackedOrder;
   role: OrderRole;
 }

@@ -1,4 +1,5 @@
-import type { SeenRecord, TrackedIndex } from './reconcile.ts';
+import type { TrackedIndex } from './reconcile.ts';
+import type { SeenRecord } from './reconcile-order.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
 
 const intentKey = (strategyId: string, intentId: string): string =>
