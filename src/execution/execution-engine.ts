@@ -19,9 +19,9 @@ import { Placements } from './placement.ts';
 import { PositionBook } from './position-book.ts';
 import { recoverFromJournal } from './recover.ts';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from './risk/risk-limits.ts';
+import { type IntentRoutes, routeIntent } from './route-intent.ts';
 import type { ShutdownReport } from './run-shutdown.ts';
 import type { ShutdownPolicy } from './shutdown-policy.ts';
-import { squareOff } from './square-off.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 import { TradingPause } from './trading-pause.ts';
 
@@ -53,6 +53,8 @@ export class ExecutionEngine {
   private readonly deferred: DeferredIntents;
   private readonly placements: Placements;
   private readonly amendments: Amendments;
+  /** The parts intents are routed to (see {@link routeIntent}). */
+  private readonly routes: IntentRoutes;
   /** What the parts share; built once, reading this engine's state live. */
   private readonly core: EngineCore;
   private readonly pauses: TradingPause;
@@ -142,6 +144,7 @@ export class ExecutionEngine {
       this.core,
       options.maxModifications ?? DEFAULT_RATE_LIMITS.modificationsPerOrder,
     );
+    this.routes = { core: this.core, placements: this.placements, amendments: this.amendments };
   }
 
   /**
@@ -277,24 +280,7 @@ export class ExecutionEngine {
       this.deferred.defer(intent, 'reconciling with the broker after a restart');
       return;
     }
-    try {
-      switch (intent.kind) {
-        case 'place':
-          await this.placements.place(intent);
-          break;
-        case 'modify':
-          await this.amendments.modify(intent);
-          break;
-        case 'cancel':
-          await this.amendments.cancel(intent);
-          break;
-        case 'squareOff':
-          await squareOff(this.core, intent);
-          break;
-      }
-    } catch (err) {
-      this.outcomes.brokerError(intent, err);
-    }
+    await routeIntent(this.routes, intent);
   }
 
   /** Cancels every open order (shutdown, kill switch). */
