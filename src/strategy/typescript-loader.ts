@@ -1,3 +1,5 @@
+import { preloadPackages } from './preload-packages.ts';
+
 /** File names tsx compiles: a strategy with one of these needs the TypeScript loader. */
 const TYPESCRIPT_FILE = /\.(?:[cm]?ts|tsx)$/;
 
@@ -21,8 +23,10 @@ export function ensureTypeScriptLoader(file: string): Promise<void> {
   registering ??= (async () => {
     // Once loader hooks are registered, every module loaded after pays a round trip to
     // the hooks thread, and the framework's public entry (what strategies import) is
-    // dozens of modules: load it natively first, so the strategy finds it cached.
+    // dozens of modules: load it, and the first strategy's packages, natively first, so
+    // the strategy finds them cached.
     await import(new URL('../index.js', import.meta.url).href);
+    await preloadPackages(file);
     const { register } = await import('tsx/esm/api');
     register();
     registered = true;
