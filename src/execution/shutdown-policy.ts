@@ -33,8 +33,7 @@ const filledOf = (order: TrackedOrder): number =>
   Math.max(order.filledQuantity, order.bookFilledQuantity ?? 0);
 
 /** What is still unfilled by either book; an order with nothing left needs no cancel. */
-const remainderOf = (order: TrackedOrder): number =>
-  Math.max(0, order.quantity - filledOf(order));
+const remainderOf = (order: TrackedOrder): number => Math.max(0, order.quantity - filledOf(order));
 
 /** Signed quantity the order book shows filled that the trade book has not shown yet. */
 const unbookedOf = (order: TrackedOrder): number =>
