@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // The e2e files spawn a bot and a simulator on a scaled clock (up to 900x): on a 2-core
@@ -6,7 +7,13 @@ import { defineConfig } from 'vitest/config';
 // unit files in parallel first, then the e2e files one at a time on a quiet machine.
 const E2E = 'test/e2e/**/*.test.ts';
 
+// The package's doors ("exports") point tests and the typechecker at the sources through
+// the `source` condition, and Node at the compiled dist/ (see package.json).
+const conditions = ['source', ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     testTimeout: 20_000,
     // The CLI and e2e tests spawn bin/tiqs-runner.js, which runs the compiled dist/.
