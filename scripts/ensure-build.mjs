@@ -4,17 +4,28 @@
 //   --force   build even when dist/ looks fresh (`npm run build`)
 //   --strict  exit non-zero when tsc reports errors (`npm run build`, `prepare`); without
 //             it, type errors are the typecheck's to report and the emitted code is used
-// A lock directory keeps two concurrent runs (parallel test runs) from building at once;
-// the second waits for the first and then finds dist/ fresh.
+// A lock directory holding the builder's pid keeps two concurrent runs (parallel test
+// runs) from building at once; the second waits for the first and then finds dist/ fresh.
+// A lock whose process is gone (a build stopped by Ctrl-C) is taken over at once.
+// --force builds from scratch (dist/ removed first), so outputs of deleted sources and a
+// partial dist/ never survive `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 const lock = join(root, 'dist.lock');
-const LOCK_STALE_MS = 5 * 60_000;
+const LOCK_WAIT_MS = 10 * 60_000;
 const force = process.argv.includes('--force');
 const strict = process.argv.includes('--strict');
 
@@ -39,21 +50,59 @@ function mtime(path) {
 
 const fresh = () =>
   mtime(stamp) >=
-  Math.max(newestSource(join(root, 'src')), mtime(join(root, 'tsconfig.build.json')));
+  Math.max(
+    newestSource(join(root, 'src')),
+    mtime(join(root, 'tsconfig.build.json')),
+    mtime(join(root, 'tsconfig.json')),
+  );
+
+/** Whether the process that holds the lock is still running (unknown counts as running). */
+function holderAlive() {
+  let pid;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    // Just created, pid not written yet: give it the benefit of the doubt for a moment.
+    return Date.now() - mtime(lock) < 5_000;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
 
 function acquire() {
-  const deadline = Date.now() + LOCK_STALE_MS;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let told = false;
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       return;
     } catch {
-      // A lock left by a killed build is taken over once it is older than any build.
-      if (Date.now() - mtime(lock) > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`ensure-build: ${lock} held too long`);
-      else spawnSync(process.execPath, ['-e', 'setTimeout(() => {}, 200)']);
+      if (!holderAlive()) {
+        console.warn(`ensure-build: taking over ${lock} left by a stopped build`);
+        rmSync(lock, { recursive: true, force: true });
+      } else if (Date.now() > deadline) {
+        throw new Error(`ensure-build: ${lock} held for over ${LOCK_WAIT_MS / 60_000} min`);
+      } else {
+        if (!told) console.log('ensure-build: waiting for another build of dist/ to finish');
+        told = true;
+        spawnSync(process.execPath, ['-e', 'setTimeout(() => {}, 200)']);
+      }
     }
   }
+}
+
+// Ctrl-C during a build: free the lock before going (a signal skips `finally`).
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    rmSync(lock, { recursive: true, force: true });
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  });
 }
 
 let status = 0;
@@ -62,15 +111,20 @@ if (force || !fresh()) {
   try {
     if (force || !fresh()) {
       const started = Date.now();
+      if (force) rmSync(join(root, 'dist'), { recursive: true, force: true });
       const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
       const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
         cwd: root,
         stdio: 'inherit',
       });
       status = run.status ?? 1;
-      if (status !== 0) console.warn(`ensure-build: tsc exited ${run.status ?? run.signal}`);
+      if (run.error) console.warn(`ensure-build: could not run tsc: ${run.error.message}`);
+      else if (status !== 0) console.warn(`ensure-build: tsc exited ${run.status ?? run.signal}`);
+      // Only a finished tsc run counts: type errors still emit (the typecheck reports them),
+      // but a killed or missing tsc leaves dist/ partial, so it is not stamped fresh.
+      const finished = run.error === undefined && run.status !== null;
       // Stamped with the start: a source saved during the build is newer, so rebuilt next time.
-      if (status === 0 || !strict) {
+      if (status === 0 || (!strict && finished)) {
         writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
         utimesSync(stamp, started / 1000, started / 1000);
       }
