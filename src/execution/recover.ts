@@ -40,6 +40,9 @@ export async function recoverFromJournal(
       order.status = 'unknown';
       order.unknownSince = now;
     }
+    // "A cancel was sent" guards against sending it twice in this process; whether the
+    // order is still open is the books' to say, so a restart may cancel it again.
+    delete order.cancelRequested;
     if (order.status !== 'replaced') tracker.track(order);
   }
   deps.placements.restore(orders);
