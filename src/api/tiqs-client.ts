@@ -5,6 +5,7 @@ import type { QuoteMode, Variety } from '../domain/order-params.ts';
 import { DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MAX_MS } from './backoff.ts';
 import type { Call, Method } from './interpret-answer.ts';
 import { DEFAULT_PACING_MARGIN_MS, Pacer } from './pacing/pacer.ts';
+import { RecordCache } from './record-cache.ts';
 import { expectAligned } from './reply-alignment.ts';
 
 import {
@@ -68,6 +69,9 @@ export class TiqsClient {
   readonly pacer: Pacer;
   /** Sends every call: pacing, deadline, retries and answer interpretation live there. */
   private readonly transport: TiqsTransport;
+  /** The day's books, record by record: a poll validates only what changed since the last. */
+  private readonly orderRecords = new RecordCache(orderBookRecordSchema);
+  private readonly tradeRecords = new RecordCache(tradeBookRecordSchema);
 
   constructor(options: TiqsClientOptions) {
     this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -218,12 +222,30 @@ export class TiqsClient {
 
   /** The day's order book (`GET /user/orders`). */
   orderBook(signal?: AbortSignal): Promise<OrderBookRecord[]> {
-    return this.read('orderBook', 'GET', '/user/orders', orderBookRecordSchema.array(), signal);
+    return this.send({
+      operation: 'orderBook',
+      method: 'GET',
+      path: '/user/orders',
+      schema: orderBookSchema,
+      records: this.orderRecords,
+      rateClass: 'other',
+      kind: 'read',
+      signal,
+    });
   }
 
   /** The day's trade book, one record per fill (`GET /user/trades`). */
   tradeBook(signal?: AbortSignal): Promise<TradeBookRecord[]> {
-    return this.read('tradeBook', 'GET', '/user/trades', tradeBookRecordSchema.array(), signal);
+    return this.send({
+      operation: 'tradeBook',
+      method: 'GET',
+      path: '/user/trades',
+      schema: tradeBookSchema,
+      records: this.tradeRecords,
+      rateClass: 'other',
+      kind: 'read',
+      signal,
+    });
   }
 
   // --- utilities ----------------------------------------------------------------
@@ -295,6 +317,10 @@ export class TiqsClient {
     return this.transport.send(call);
   }
 }
+
+// Built once: the fallback whole-book schemas (an empty or unusual body, an invalid record).
+const orderBookSchema = orderBookRecordSchema.array();
+const tradeBookSchema = tradeBookRecordSchema.array();
 
 /** A fresh client order id for the `tags` field. */
 function newTag(): string {
