@@ -67,6 +67,11 @@ export class ReplayMarket implements MarketFeed {
   private closed = false;
   /** Records decoded and delivered so far (quotes and greeks): the backtest's events. */
   events = 0;
+  /**
+   * Steps {@link play} took: each moved the clock to the next instant something was due
+   * (a timer or a record). At most the records plus the timers that fired.
+   */
+  steps = 0;
 
   /** Always `ok`: a recording neither fails nor pauses; gaps are simply no records. */
   readonly health$: Observable<HealthEvent>;
@@ -196,6 +201,7 @@ export class ReplayMarket implements MarketFeed {
       const at = cursor.pending ? cursor.reader.time : Number.POSITIVE_INFINITY;
       const next = Math.min(due, at);
       if (next > to) break;
+      this.steps += 1;
       clock.advanceTo(next);
       if (at <= next) this.publishUntil(clock.now());
       if (options.onProgress !== undefined && next >= reportAt) {

@@ -35,6 +35,8 @@ export interface BacktestResult {
   fillModel: { latencyMs: number; slippageTicks: number };
   /** Wall-clock ms the replay took. */
   elapsedMs: number;
+  /** How the replay went: virtual-time steps, records published, timers fired. */
+  replay: { steps: number; records: number; timersFired: number };
 }
 
 /** Options of {@link runBacktest}. */
@@ -173,6 +175,7 @@ export async function runBacktest(
     costModel: model,
     fillModel: { ...config.paper },
     elapsedMs: Math.round(performance.now() - started),
+    replay: { steps: market.steps, records: market.events, timersFired: clock.fired },
   };
 }
 

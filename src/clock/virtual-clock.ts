@@ -55,6 +55,7 @@ export class VirtualClock implements Clock, SchedulerLike {
   private readonly queue: Task[] = [];
   private readonly auto: boolean;
   private autoPending = false;
+  private firedCount = 0;
 
   constructor(start = 0, options: VirtualClockOptions = {}) {
     this.time = start;
@@ -79,6 +80,11 @@ export class VirtualClock implements Clock, SchedulerLike {
     return this.queue.length;
   }
 
+  /** Timers fired so far (a re-armed periodic timer counts once per run). */
+  get fired(): number {
+    return this.firedCount;
+  }
+
   /** Due instant of the next timer, or undefined when none waits. */
   nextDue(): number | undefined {
     return this.queue[0]?.due;
@@ -90,6 +96,7 @@ export class VirtualClock implements Clock, SchedulerLike {
       const next = this.queue[0];
       if (next === undefined || next.due > target) break;
       this.queue.shift();
+      this.firedCount += 1;
       next.action.task = undefined;
       this.time = Math.max(this.time, next.due);
       const { action } = next;

@@ -33,4 +33,12 @@ export interface Broker {
   orderHistory(orderId: string, signal?: AbortSignal): Promise<OrderHistoryRecord[]>;
   orderBook(signal?: AbortSignal): Promise<OrderBookRecord[]>;
   tradeBook(signal?: AbortSignal): Promise<TradeBookRecord[]>;
+  /**
+   * Offered by a broker that knows every change of its own books (the in-process paper
+   * venue of a backtest): `listener` is called, synchronously, each time an order is
+   * accepted, filled, cancelled or otherwise changed; returns the unregistering
+   * function. The order tracker then reads the books only at a tick after a change
+   * instead of at every tick. A broker over the network leaves it out: it is polled.
+   */
+  onBooksChanged?(listener: () => void): () => void;
 }

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
@@ -7,6 +6,7 @@ import { type BookSnapshot, type ReconcileStep, reconcile } from './reconcile.ts
 import { reconcileOrder, unchanged } from './reconcile-order.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 import { TrackedOrders } from './tracked-orders.ts';
+import { TrackerTicks } from './tracker-ticks.ts';
 
 /** Options of {@link OrderTracker}. */
 export interface OrderTrackerOptions {
@@ -49,36 +49,49 @@ export type FollowUp = Extract<ReconcileStep, { kind: 'absent' | 'duplicate' }>;
  * channel is not in the spec) and turns changes into events: accepted, opened,
  * partially filled, filled, cancelled, rejected, modified. Fills are keyed by `fillID`,
  * so none is lost between polls or counted twice; an order becomes final only once
- * every fill the book reports has been booked.
+ * every fill the book reports has been booked. Over a broker that announces its changes
+ * (the paper venue of a backtest) it polls only at the ticks that can see one.
  */
 export class OrderTracker extends TrackedOrders {
-  private timer: Subscription | undefined;
+  private readonly ticks: TrackerTicks;
   private inFlight: Promise<void> | undefined;
-  private stopped = false;
   private readOk = true;
+  /** Steps the latest poll's snapshot gave (0 when it changed nothing). */
+  private lastSteps = 0;
 
   constructor(private readonly options: OrderTrackerOptions) {
     super();
+    const watch = options.broker.onBooksChanged?.bind(options.broker);
+    this.ticks = new TrackerTicks({
+      clock: options.clock,
+      intervalMs: options.intervalMs,
+      tick: () => this.poll(),
+      ...(watch === undefined ? {} : { watch }),
+      settled: () => this.settled(),
+    });
   }
 
-  /** Starts the polling loop on the clock. */
+  /**
+   * Whether a tick could find nothing new until the broker announces a change: the
+   * latest poll read the books and changed nothing, and no order of unknown outcome
+   * waits for its grace period to end.
+   */
+  private settled(): boolean {
+    if (!this.readOk || this.lastSteps > 0) return false;
+    return !this.active().some((o) => o.status === 'unknown');
+  }
+
+  /**
+   * Starts polling on the clock: every `intervalMs`, or, over a broker that announces
+   * its changes, only at the ticks that can see one (see {@link TrackerTicks}).
+   */
   start(): void {
-    if (this.timer !== undefined) return;
-    this.stopped = false;
-    const loop = (): void => {
-      if (this.stopped) return;
-      this.timer = this.options.clock.scheduler.schedule(() => {
-        void this.poll().finally(loop);
-      }, this.options.intervalMs);
-    };
-    loop();
+    this.ticks.start();
   }
 
   /** Stops polling; resolves once a poll under way has finished. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.timer?.unsubscribe();
-    this.timer = undefined;
+    this.ticks.stop();
     await this.inFlight;
   }
 
@@ -104,6 +117,9 @@ export class OrderTracker extends TrackedOrders {
   }
 
   private async pollOnce(): Promise<void> {
+    this.lastSteps = 0;
+    // What changed so far is seen now, or (with nothing to follow) concerns no order.
+    this.ticks.reading();
     if (this.active().length === 0) {
       this.readOk = true;
       this.options.afterPoll();
@@ -136,6 +152,7 @@ export class OrderTracker extends TrackedOrders {
       now: this.options.clock.now(),
       unknownGraceMs: this.options.unknownGraceMs,
     });
+    this.lastSteps = steps.length;
     for (const step of steps) {
       switch (step.kind) {
         case 'duplicate':

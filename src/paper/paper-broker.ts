@@ -40,6 +40,11 @@ export interface PaperBrokerOptions {
   latencyMs?: number;
   /** Fills see the book this many ticks worse a side. Default 0. */
   slippageTicks?: number;
+  /**
+   * Offer {@link PaperBroker.onBooksChanged}, so that the order tracker reads the books
+   * after a change rather than every tick (backtests). Default false: polled.
+   */
+  announceChanges?: boolean;
 }
 
 /**
@@ -52,7 +57,14 @@ export class PaperBroker implements Broker {
   private readonly engine: OrderEngine;
   private readonly feeds = new Map<number, Subscription>();
   private readonly records = new BookRecordCache();
+  private readonly listeners = new Set<() => void>();
   private wasOpen: boolean;
+  /**
+   * With `announceChanges`: calls `listener` each time the books change (an order
+   * placed, accepted, modified, cancelled, filled, expired or released); see
+   * `Broker.onBooksChanged`.
+   */
+  readonly onBooksChanged?: (listener: () => void) => () => void;
 
   constructor(private readonly options: PaperBrokerOptions) {
     this.market = new BusMarketView(options.slippageTicks ?? 0);
@@ -63,6 +75,12 @@ export class PaperBroker implements Broker {
       firstOrderId: 9_000_000_001,
     });
     this.wasOpen = options.hours.isOpen(options.clock.now());
+    if (options.announceChanges === true) {
+      this.onBooksChanged = (listener) => {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+      };
+    }
   }
 
   /** Describes an instrument's lot and tick, learned from an intent. */
@@ -81,7 +99,7 @@ export class PaperBroker implements Broker {
     this.follow(token);
     if (!this.market.has(token)) await this.firstQuote(token);
     await this.latency();
-    return this.call('placeOrder', () => {
+    return this.call('placeOrder', true, () => {
       const { params, reason } = toOrderParams(variety, request, (t) => this.market.instrument(t));
       const noData = this.market.has(token) ? undefined : `no market data yet for token ${token}`;
       const order = this.engine.place(params, reason ?? noData);
@@ -95,7 +113,7 @@ export class PaperBroker implements Broker {
     request: ModifyOrderRequest,
   ): Promise<MessageResult> {
     await this.latency();
-    return this.call('modifyOrder', () => {
+    return this.call('modifyOrder', true, () => {
       // As the simulator reads a modification: the order's own variety, its stop kept when
       // the request leaves it empty (pytiqs modifies cover orders at the regular path).
       const { params, reason } = toModifyParams(this.engine.order(orderId), variety, request, (t) =>
@@ -109,14 +127,14 @@ export class PaperBroker implements Broker {
 
   async cancelOrder(variety: Variety, orderId: string): Promise<MessageResult> {
     await this.latency();
-    return this.call('cancelOrder', () => {
+    return this.call('cancelOrder', true, () => {
       this.engine.cancel(orderId, variety);
       return { message: CANCEL_ACCEPTED };
     });
   }
 
   async orderHistory(orderId: string): Promise<OrderHistoryRecord[]> {
-    return this.call('orderHistory', () => {
+    return this.call('orderHistory', false, () => {
       const order = this.engine.order(orderId);
       if (order === undefined) throw new SimError(404, 'NotFoundError', `No order ${orderId}`);
       return toHistory(order);
@@ -174,24 +192,42 @@ export class PaperBroker implements Broker {
       token,
       this.options.bus.quote$(token, 'full').subscribe((q) => {
         this.market.update(q.quote);
-        this.step();
+        if (this.step()) this.changed();
       }),
     );
   }
 
-  private step(): void {
+  /**
+   * A price step: session boundaries, then resting orders. Returns whether the books
+   * may have changed: a boundary (expiry at the close, after-market orders released at
+   * the open) or a fill; a step between them only fills (an IOC order never rests).
+   */
+  private step(): boolean {
     const now = this.options.clock.now();
     const open = this.options.hours.isOpen(now);
+    const boundary = open !== this.wasOpen;
     if (open && !this.wasOpen) this.engine.onOpen(now);
     if (!open && this.wasOpen) this.engine.onClose(now);
     this.wasOpen = open;
-    if (open) this.engine.onStep(now);
+    if (!open) return boundary;
+    const fills = this.engine.fills().length;
+    this.engine.onStep(now);
+    return boundary || this.engine.fills().length !== fills;
   }
 
-  /** Runs an engine call; the simulator's refusals become the client's typed error. */
-  private call<T>(operation: string, run: () => T): T {
+  /** Tells the listeners (if any) that the books changed. */
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Runs an engine call; the simulator's refusals become the client's typed error. An
+   * order operation (`mutates`) counts as a change whatever its outcome.
+   */
+  private call<T>(operation: string, mutates: boolean, run: () => T): T {
+    let moved = false;
     try {
-      this.step();
+      moved = this.step();
       return run();
     } catch (err) {
       if (err instanceof SimError) {
@@ -206,6 +242,8 @@ export class PaperBroker implements Broker {
         );
       }
       throw err;
+    } finally {
+      if (moved || mutates) this.changed();
     }
   }
 }

@@ -30,7 +30,9 @@ export async function backtestMode(input: ModeInput, source: MarketSource): Prom
   );
   const sessions = sessionsOf(calendarStore);
   const feed = options.market ?? busOver(input, quoteSource, clock, sessions);
-  const broker = paperBrokerFor(input, clock, feed, sessions);
+  // The venue says when its books change: the tracker skips the ticks that could see
+  // nothing new, so virtual time jumps over idle hours instead of stepping each second.
+  const broker = paperBrokerFor(input, clock, feed, sessions, true);
   return {
     clock,
     networkClock: clock,

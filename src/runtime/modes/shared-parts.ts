@@ -94,6 +94,7 @@ export function paperBrokerFor(
   clock: Clock,
   feed: MarketFeed,
   sessions: MarketSessions,
+  announceChanges = false,
 ): PaperBroker {
   const { paper } = input.options.config;
   return new PaperBroker({
@@ -103,6 +104,7 @@ export function paperBrokerFor(
     logger: input.log('paper'),
     latencyMs: paper.latencyMs,
     slippageTicks: paper.slippageTicks,
+    announceChanges,
   });
 }
 
