@@ -15,12 +15,13 @@ const ENVELOPES = [
  * Reads a whole-day book (`GET /user/orders`, `GET /user/trades`) record by record and
  * remembers each record by its exact JSON text, so that a record unchanged since the
  * last read is neither parsed nor validated again, nor allocated anew: the same frozen
- * object comes back. The cost of a read then follows the records that changed, not the
+ * object comes back. Recognising it is a memory compare against the record last read at
+ * that place (no parsing, no hashing). The cost of a read then follows the records that changed, not the
  * day's order count.
  *
  * It answers only when it can vouch for the text: a compact success envelope whose
- * array splits at `},{` into pieces that each are a valid record. Sound whatever the
- * split: pieces that are each a complete JSON value, joined by `,` inside `[` `]`, parse
+ * array splits into pieces that each are a record read before (the same text) or a
+ * valid new record (cut at the next `},{`). Sound whatever the split: pieces that are each a complete JSON value, joined by `,` inside `[` `]`, parse
  * as exactly that array. Anything else (whitespace, an empty book, a `},{` inside a
  * string, an invalid record) gives `undefined`, and the caller reads the body the
  * ordinary way, which also names an invalid field exactly (`data[3].price`).
@@ -32,8 +33,8 @@ const ENVELOPES = [
  * ```
  */
 export class RecordCache<R extends object> {
-  /** The records of the latest read, by their JSON text; older ones are dropped. */
-  private known = new Map<string, R>();
+  /** The records of the latest read, in order, with their JSON text. */
+  private known: Known<R>[] = [];
 
   constructor(private readonly schema: z.ZodType<R>) {}
 
@@ -45,16 +46,31 @@ export class RecordCache<R extends object> {
     let from = envelope.prefix.length;
     // An empty book is cheap the ordinary way.
     if (from >= end) return undefined;
-    const next = new Map<string, R>();
+    const previous = this.known;
+    const next: Known<R>[] = [];
     const records: R[] = [];
+    // Where the last read's records line up with this one's: a book grows at one end and
+    // changes in place, so the next record is most likely `previous[at]` or the one after.
+    let at = 0;
     for (;;) {
-      const sep = text.indexOf('},{', from);
-      const stop = sep === -1 || sep >= end ? end : sep + 1;
-      const piece = text.slice(from, stop);
-      const record = this.known.get(piece) ?? next.get(piece) ?? this.validate(piece);
-      if (record === undefined) return undefined;
-      next.set(piece, record);
-      records.push(record);
+      let entry: Known<R> | undefined;
+      for (let k = at; k <= at + 1; k++) {
+        const candidate = previous[k];
+        if (candidate !== undefined && sameAt(text, from, end, candidate.text)) {
+          entry = candidate;
+          at = k + 1;
+          break;
+        }
+      }
+      if (entry === undefined) {
+        const sep = text.indexOf('},{', from);
+        const stop = sep === -1 || sep >= end ? end : sep + 1;
+        entry = this.validate(text.slice(from, stop));
+        if (entry === undefined) return undefined;
+      }
+      next.push(entry);
+      records.push(entry.record);
+      const stop = from + entry.text.length;
       if (stop === end) break;
       from = stop + 1;
     }
@@ -63,7 +79,7 @@ export class RecordCache<R extends object> {
   }
 
   /** A new piece: parsed and validated once, frozen because later reads share it. */
-  private validate(piece: string): R | undefined {
+  private validate(piece: string): Known<R> | undefined {
     let value: unknown;
     try {
       value = JSON.parse(piece);
@@ -71,6 +87,28 @@ export class RecordCache<R extends object> {
       return undefined;
     }
     const parsed = this.schema.safeParse(value);
-    return parsed.success ? Object.freeze(parsed.data) : undefined;
+    if (!parsed.success) return undefined;
+    // A copy of its own: a slice would keep the whole body it came from alive.
+    return { text: ` ${piece}`.slice(1), record: Object.freeze(parsed.data) };
   }
 }
+
+/** A record as last read, and its exact JSON text. */
+interface Known<R> {
+  text: string;
+  record: R;
+}
+
+/**
+ * Whether `text` holds `piece` at `from`, as a whole element of the array ending at
+ * `end`: followed by the separating comma or by the end itself. A memory compare, with
+ * no hashing.
+ */
+function sameAt(text: string, from: number, end: number, piece: string): boolean {
+  const stop = from + piece.length;
+  if (stop > end || (stop < end && text.charCodeAt(stop) !== COMMA)) return false;
+  // A slice and `===` compare memory at once; `startsWith` goes char by char.
+  return text.slice(from, stop) === piece;
+}
+
+const COMMA = 44;
