@@ -100,6 +100,31 @@ describe('ReplayMarket', () => {
     ]);
   });
 
+  it('samples state every interval without a step of its own, as a timer of that instant would see it', async () => {
+    const clock = new VirtualClock(T0 - 2_500);
+    const market = new ReplayMarket(recording(), clock);
+    let ltp: number | undefined;
+    market.quote$(1, 'ltp').subscribe((q) => {
+      ltp = q.quote.ltp;
+    });
+    let marks = 0;
+    clock.schedule(() => {
+      marks += 1; // a timer at +2 s: the sample at +2 s is taken before it fires
+    }, 4_500);
+    const samples: Array<[number, number | undefined, number]> = [];
+    await market.play(T0 + 10_000, {
+      sample: { everyMs: 500, take: (at) => samples.push([at - T0, ltp, marks]) },
+    });
+    expect(samples.map(([at]) => at)).toEqual(
+      Array.from({ length: 25 }, (_, i) => -2_000 + i * 500),
+    );
+    // At +2 s (a record and a timer), the sample sees the state before both.
+    expect(samples.find(([at]) => at === 2_000)).toEqual([2_000, 100, 0]);
+    expect(samples.find(([at]) => at === 2_500)).toEqual([2_500, 105, 1]);
+    // Four record instants (the timer shares one): four steps, none for the 25 samples.
+    expect(market.steps).toBe(4);
+  });
+
   it('starts a window inside the recording with the newest record of each kind and token before it', async () => {
     const clock = new VirtualClock(T0 + 2_500);
     const market = new ReplayMarket(recording(), clock);

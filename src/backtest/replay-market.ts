@@ -21,6 +21,14 @@ type QuoteChannels = Partial<Record<QuoteMode, TokenChannel<MarketQuote>>>;
 export interface PlayOptions {
   /** Called about once a virtual minute with the share of the window done (0..1). */
   onProgress?: (done: number) => void;
+  /**
+   * Periodic samples of state (a backtest's equity curve), taken without a timer:
+   * `take(at)` for every `everyMs` after the start, up to the end, each as the state
+   * stood at `at`. Nothing changes between steps, so a sample is taken just before the
+   * step at or after its instant, before that step's timers fire, as a timer of its own
+   * would have seen it; only an idle night of samples costs no step.
+   */
+  sample?: { everyMs: number; take(at: number): void };
 }
 
 /** How often (virtual ms) {@link ReplayMarket.play} reports progress. */
@@ -189,6 +197,12 @@ export class ReplayMarket implements MarketFeed {
     const from = clock.now();
     if ((await cursor.ready()) && cursor.reader.time < from) await this.catchUp(from);
     let reportAt = from + PROGRESS_EVERY_MS;
+    const { sample } = options;
+    let sampleAt = sample === undefined ? Number.POSITIVE_INFINITY : from + sample.everyMs;
+    const samplesUntil = (at: number): void => {
+      for (; sampleAt <= at; sampleAt += sample?.everyMs ?? Number.POSITIVE_INFINITY)
+        sample?.take(sampleAt);
+    };
     for (;;) {
       // Continuations of the previous instant (tracking polls, placements, strategies'
       // promises) run now, all of them, before time moves: everything is in process.
@@ -201,6 +215,7 @@ export class ReplayMarket implements MarketFeed {
       const at = cursor.pending ? cursor.reader.time : Number.POSITIVE_INFINITY;
       const next = Math.min(due, at);
       if (next > to) break;
+      samplesUntil(next);
       this.steps += 1;
       clock.advanceTo(next);
       if (at <= next) this.publishUntil(clock.now());
@@ -209,6 +224,7 @@ export class ReplayMarket implements MarketFeed {
         options.onProgress((next - from) / Math.max(1, to - from));
       }
     }
+    samplesUntil(to);
     clock.advanceTo(to);
     options.onProgress?.(1);
   }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
@@ -102,27 +102,19 @@ export async function runBacktest(
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));
     subs.push(kernel.intents$.subscribe((i) => intents.push(i)));
     let peak = capital;
-    const sample = (): void => {
+    const sample = (at: number): void => {
       const { gross, exposure } = mark(kernel);
       const pnl = gross - ledger.costs.total;
       const value = capital + pnl;
       peak = Math.max(peak, value);
       equity.push({
-        at: clock.now(),
+        at,
         equity: value,
         drawdown: Math.max(0, peak - value),
         exposure,
-        open: kernel.calendarStore.calendar?.isOpen(clock.now()) ?? false,
+        open: kernel.calendarStore.calendar?.isOpen(at) ?? false,
       });
     };
-    const every = bt.equityIntervalSeconds * 1_000;
-    // One re-armed timer: the subscription list must not grow with the run's length.
-    let timer: Subscription | undefined;
-    const tick = (): void => {
-      sample();
-      timer = clock.scheduler.schedule(tick, every);
-    };
-    subs.push(new Subscription(() => timer?.unsubscribe()));
     await kernel.start();
     // The instruments a recording kept polled are followed here too: the same demand
     // means the same channels, so the paper broker (and the risk checks, through
@@ -131,12 +123,13 @@ export async function runBacktest(
       subs.push(kernel.bus.quote$(i.token, i.mode).subscribe());
       if (i.greeks) subs.push(kernel.bus.greeks$([i.token]).subscribe());
     }
-    timer = clock.scheduler.schedule(tick, every);
-    await market.play(
-      to,
-      options.onProgress === undefined ? {} : { onProgress: options.onProgress },
-    );
-    sample();
+    // The equity curve is sampled by the replay between its steps, not by a timer: a
+    // night of samples costs no step (nothing changes between steps).
+    await market.play(to, {
+      sample: { everyMs: bt.equityIntervalSeconds * 1_000, take: sample },
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
+    sample(clock.now());
     await kernel.stop('backtest finished');
   } finally {
     for (const s of subs) s.unsubscribe();
