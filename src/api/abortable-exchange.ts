@@ -54,17 +54,18 @@ export async function readBody(response: Response, signal: AbortSignal): Promise
   };
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
-  const decoder = new TextDecoder();
-  let text = '';
+  const chunks: Uint8Array[] = [];
   try {
     for (;;) {
       const { done, value } = await reader.read();
       // A cancelled stream reads as done: that is the abort, not the end of the body.
       if (signal.aborted) throw signal.reason;
       if (done) break;
-      text += decoder.decode(value, { stream: true });
+      chunks.push(value);
     }
-    return text + decoder.decode();
+    // Decoded once, whole: a day's book is megabytes, and one pass gives a flat string
+    // (chunk by chunk it is slower and leaves a rope every later scan must flatten).
+    return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   } finally {
     signal.removeEventListener('abort', onAbort);
     reader.releaseLock();
