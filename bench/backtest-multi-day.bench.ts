@@ -88,7 +88,9 @@ async function floor(data: string): Promise<{ records: number; ms: number; cross
   return { records, ms: performance.now() - t0, crossings };
 }
 
-async function backtest(data: string): Promise<{ records: number; ms: number; fills: number }> {
+async function backtest(
+  data: string,
+): Promise<{ records: number; ms: number; fills: number; steps: number; timers: number }> {
   const spec = await loadBacktestSpec(SPEC);
   const t0 = performance.now();
   const result = await runBacktest({
@@ -99,6 +101,8 @@ async function backtest(data: string): Promise<{ records: number; ms: number; fi
     records: result.summary.quoteEvents,
     ms: performance.now() - t0,
     fills: result.fills.length,
+    steps: result.replay.steps,
+    timers: result.replay.timersFired,
   };
 }
 
@@ -165,6 +169,9 @@ try {
   );
   console.log(
     `backtest  1 day   ${k(perS(bt1))}   ${DAYS} days ${k(perS(bt30))}  (${bt30.fills} fills)`,
+  );
+  console.log(
+    `replay    1 day   ${bt1.steps} steps, ${bt1.timers} timers   ${DAYS} days ${bt30.steps} steps, ${bt30.timers} timers  (steps ≤ records + timers fired)`,
   );
   const ratio = perS(bt30) / perS(floor30);
   const perRecord = bt30.ms / bt30.records / (bt1.ms / bt1.records);
