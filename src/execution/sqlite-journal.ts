@@ -1,9 +1,13 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Journal, JournalEntry, JournalFill, JournalSnapshot } from './journal.ts';
 import type { TrackedOrder } from './tracked-order.ts';
+
+const require = createRequire(import.meta.url);
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS orders (
@@ -43,6 +47,21 @@ CREATE TABLE IF NOT EXISTS events (
 type StoredOrder = Omit<TrackedOrder, 'fills'> & { fills: string[] };
 
 /**
+ * The checkpointer thread: its own connection to the same file, so a checkpoint's page
+ * copying and fsync (tens of ms once the day's WAL has grown) never stall the event loop
+ * that places orders. WAL lets a PASSIVE checkpoint run beside the writer.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+parentPort.on('message', () => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  parentPort.postMessage('done');
+});
+`;
+
+/**
  * The journal in SQLite (better-sqlite3): synchronous writes in WAL mode, each durable
  * when the call returns, so "persisted before it is sent" holds even on a kill -9.
  */
@@ -53,6 +72,9 @@ export class SqliteJournal implements Journal {
   private readonly putEvent: Database.Statement;
   /** One transaction: a fill already there aborts the whole entry. */
   private readonly write: (entry: JournalEntry) => boolean;
+  /** Started by the first {@link checkpoint}; absent for an in-memory journal. */
+  private checkpointer: Worker | undefined;
+  private checkpointing = false;
 
   constructor(readonly path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -61,7 +83,7 @@ export class SqliteJournal implements Journal {
     // WAL with NORMAL sync: a commit survives a process crash (kill -9) as soon as the
     // call returns; only an OS crash or power loss could drop the last commits.
     this.db.pragma('synchronous = NORMAL');
-    // Checkpoints (which do fsync) run from {@link checkpoint}, off the order path.
+    // Checkpoints (which do fsync) run from {@link checkpoint}, on their own thread.
     this.db.pragma('wal_autocheckpoint = 0');
     this.db.exec(SCHEMA);
     this.putOrder = this.db.prepare(
@@ -149,13 +171,40 @@ export class SqliteJournal implements Journal {
     return rows.map((r) => JSON.parse(r.body) as OrderEvent).reverse();
   }
 
-  /** Moves the WAL into the database file; call it off the hot path (the tracker does). */
+  /**
+   * Moves the WAL into the database file, on the checkpointer thread: bookkeeping, so it
+   * follows the orders instead of holding them up. One at a time; a request while one
+   * runs is dropped (the next poll asks again).
+   */
   checkpoint(): void {
-    this.db.pragma('wal_checkpoint(PASSIVE)');
+    if (this.path === ':memory:') return;
+    if (this.checkpointing) return;
+    if (this.checkpointer === undefined) {
+      const worker = new Worker(CHECKPOINTER, {
+        eval: true,
+        workerData: { path: this.path, driver: require.resolve('better-sqlite3') },
+      });
+      worker.on('message', () => {
+        this.checkpointing = false;
+      });
+      // Housekeeping only: a lost checkpointer leaves the WAL to close()'s checkpoint.
+      worker.on('error', () => {
+        this.checkpointer = undefined;
+        this.checkpointing = false;
+      });
+      // Never what keeps the process alive.
+      worker.unref();
+      this.checkpointer = worker;
+    }
+    this.checkpointing = true;
+    this.checkpointer.postMessage('checkpoint');
   }
 
   close(): void {
-    this.checkpoint();
+    void this.checkpointer?.terminate();
+    this.checkpointer = undefined;
+    // The last checkpoint runs here, on this connection, before it closes.
+    this.db.pragma('wal_checkpoint(PASSIVE)');
     this.db.close();
   }
 }
