@@ -11,7 +11,7 @@ export interface EventRecorderDeps {
   clock: Clock;
   journal: Journal;
   /** The tracked orders, to journal an event with its order. */
-  orders: Pick<OrderTracker, 'byIntent'>;
+  orders: Pick<OrderTracker, 'byTag' | 'byIntent'>;
   positions: PositionBook;
   /** Runs once per fill, booked and not yet published (marking and the kill switch). */
   afterFill: () => void;
@@ -53,9 +53,12 @@ export class EventRecorder {
   emit(event: OrderEvent): void {
     // After close nothing is written or published; the next start reconciles by tag.
     if (this.isClosed) return;
+    // By the event's own tag first: after a cancel-and-replace the intent's latest order
+    // is the new one, and a late fill of the old one must be written to the old one's row.
     const order =
       'tag' in event && event.tag !== ''
-        ? this.deps.orders.byIntent(event.strategyId, event.intentId)
+        ? (this.deps.orders.byTag(event.tag) ??
+          this.deps.orders.byIntent(event.strategyId, event.intentId))
         : undefined;
     if (
       (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') &&

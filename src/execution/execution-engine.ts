@@ -76,7 +76,10 @@ export class ExecutionEngine {
     this.recorder = new EventRecorder({
       clock,
       journal: this.journal,
-      orders: { byIntent: (strategyId, intentId) => this.tracker.byIntent(strategyId, intentId) },
+      orders: {
+        byTag: (tag) => this.tracker.byTag(tag),
+        byIntent: (strategyId, intentId) => this.tracker.byIntent(strategyId, intentId),
+      },
       positions: this.positions,
       afterFill: () => this.markAndCheck(),
     });

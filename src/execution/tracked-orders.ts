@@ -46,6 +46,11 @@ export class TrackedOrders {
     return this.byIntentKey.get(intentKey(strategyId, intentId));
   }
 
+  /** The order placed under `tag` (its current tag: a re-placement is found by its new one). */
+  byTag(tag: string): TrackedOrder | undefined {
+    return this.orders.get(tag);
+  }
+
   /** Every tracked order. */
   all(): TrackedOrder[] {
     return [...this.orders.values()];
@@ -75,7 +80,11 @@ export class TrackedOrders {
   /** Orders learn their id from a placement's answer: index those that have. */
   private syncIds(): void {
     for (const o of this.idless) {
-      if (o.orderId === undefined) continue;
+      if (o.orderId === undefined) {
+        // Refused at placement: final without ever getting an id, nothing left to match.
+        if (isFinal(o.status)) this.idless.delete(o);
+        continue;
+      }
       this.byOrderId.set(o.orderId, o);
       this.idless.delete(o);
     }
