@@ -56,8 +56,12 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 parentPort.on('message', () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
-  parentPort.postMessage('done');
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ ok: true });
+  } catch (err) {
+    parentPort.postMessage({ ok: false, message: String(err && err.message) });
+  }
 });
 `;
 
@@ -75,6 +79,13 @@ export class SqliteJournal implements Journal {
   /** Started by the first {@link checkpoint}; absent for an in-memory journal. */
   private checkpointer: Worker | undefined;
   private checkpointing = false;
+  /**
+   * The thread failed (could not start, or a checkpoint threw): checkpoints go back to this
+   * connection, as before the thread, so a failure surfaces to the caller instead of the
+   * WAL growing all session unseen, and no thread is restarted every poll.
+   */
+  private checkpointOnThread = true;
+  private closed = false;
 
   constructor(readonly path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -177,21 +188,22 @@ export class SqliteJournal implements Journal {
    * runs is dropped (the next poll asks again).
    */
   checkpoint(): void {
-    if (this.path === ':memory:') return;
+    if (this.path === ':memory:' || this.closed) return;
+    if (!this.checkpointOnThread) {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+      return;
+    }
     if (this.checkpointing) return;
     if (this.checkpointer === undefined) {
       const worker = new Worker(CHECKPOINTER, {
         eval: true,
         workerData: { path: this.path, driver: require.resolve('better-sqlite3') },
       });
-      worker.on('message', () => {
+      worker.on('message', (answer: { ok: boolean }) => {
         this.checkpointing = false;
+        if (!answer.ok) this.dropThread();
       });
-      // Housekeeping only: a lost checkpointer leaves the WAL to close()'s checkpoint.
-      worker.on('error', () => {
-        this.checkpointer = undefined;
-        this.checkpointing = false;
-      });
+      worker.on('error', () => this.dropThread());
       // Never what keeps the process alive.
       worker.unref();
       this.checkpointer = worker;
@@ -200,10 +212,22 @@ export class SqliteJournal implements Journal {
     this.checkpointer.postMessage('checkpoint');
   }
 
-  close(): void {
+  /** Gives up the thread for good: later checkpoints run on this connection. */
+  private dropThread(): void {
     void this.checkpointer?.terminate();
     this.checkpointer = undefined;
-    // The last checkpoint runs here, on this connection, before it closes.
+    this.checkpointing = false;
+    this.checkpointOnThread = false;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    void this.checkpointer?.terminate();
+    this.checkpointer = undefined;
+    // The last checkpoint runs here, on this connection, before it closes. (If the thread
+    // was mid-checkpoint, this PASSIVE one may find the WAL busy and do less: nothing is
+    // lost, the WAL is durable and folded in when the last connection closes.)
     this.db.pragma('wal_checkpoint(PASSIVE)');
     this.db.close();
   }
