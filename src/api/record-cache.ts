@@ -32,6 +32,9 @@ const ENVELOPES = [
  * const records = orders.read(text) ?? parseWholeBody(text);
  * ```
  */
+/** Most records skipped when looking for where the last read lines up again. */
+const MAX_RESYNC = 64;
+
 export class RecordCache<R extends object> {
   /** The records of the latest read, in order, with their JSON text. */
   private known: Known<R>[] = [];
@@ -50,19 +53,26 @@ export class RecordCache<R extends object> {
     const next: Known<R>[] = [];
     const records: R[] = [];
     // Where the last read's records line up with this one's: a book grows at one end and
-    // changes in place, so the next record is most likely `previous[at]` or the one after.
+    // changes in place, so after `misses` new or changed records in a row the next record
+    // is most likely one of `previous[at .. at + misses + 1]` (`at`: after the last match).
+    // Two legs placed together change side by side, so the window widens with the run of
+    // misses (up to MAX_RESYNC) rather than losing the alignment for the rest of the book.
     let at = 0;
+    let misses = 0;
     for (;;) {
       let entry: Known<R> | undefined;
-      for (let k = at; k <= at + 1; k++) {
+      const last = at + Math.min(misses, MAX_RESYNC) + 1;
+      for (let k = at; k <= last; k++) {
         const candidate = previous[k];
         if (candidate !== undefined && sameAt(text, from, end, candidate.text)) {
           entry = candidate;
           at = k + 1;
+          misses = 0;
           break;
         }
       }
       if (entry === undefined) {
+        misses++;
         const sep = text.indexOf('},{', from);
         const stop = sep === -1 || sep >= end ? end : sep + 1;
         entry = this.validate(text.slice(from, stop));
