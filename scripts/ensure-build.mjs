@@ -91,7 +91,8 @@ function acquire() {
       } else {
         if (!told) console.log('ensure-build: waiting for another build of dist/ to finish');
         told = true;
-        spawnSync(process.execPath, ['-e', 'setTimeout(() => {}, 200)']);
+        // A synchronous 200 ms pause (no process started just to sleep).
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
       }
     }
   }

@@ -11,6 +11,9 @@ const ENVELOPES = [
   { prefix: '{"status":"success","data":[', suffix: ']}' },
 ] as const;
 
+/** Most records skipped when looking for where the last read lines up again. */
+const MAX_RESYNC = 64;
+
 /**
  * Reads a whole-day book (`GET /user/orders`, `GET /user/trades`) record by record and
  * remembers each record by its exact JSON text, so that a record unchanged since the
@@ -32,9 +35,6 @@ const ENVELOPES = [
  * const records = orders.read(text) ?? parseWholeBody(text);
  * ```
  */
-/** Most records skipped when looking for where the last read lines up again. */
-const MAX_RESYNC = 64;
-
 export class RecordCache<R extends object> {
   /** The records of the latest read, in order, with their JSON text. */
   private known: Known<R>[] = [];

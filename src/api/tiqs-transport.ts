@@ -51,9 +51,13 @@ export interface TiqsTransportOptions {
  */
 export class TiqsTransport {
   private credentials: Credentials;
+  /** The options but the credentials, which live in one field only (replaced, never kept). */
+  private readonly options: Omit<TiqsTransportOptions, 'credentials'>;
 
-  constructor(private readonly options: TiqsTransportOptions) {
-    this.credentials = { ...options.credentials };
+  constructor(options: TiqsTransportOptions) {
+    const { credentials, ...rest } = options;
+    this.credentials = { ...credentials };
+    this.options = rest;
   }
 
   /** Replaces the credentials sent from the next attempt on. */

@@ -200,8 +200,8 @@ export class ReplayMarket implements MarketFeed {
     const { sample } = options;
     let sampleAt = sample === undefined ? Number.POSITIVE_INFINITY : from + sample.everyMs;
     const samplesUntil = (at: number): void => {
-      for (; sampleAt <= at; sampleAt += sample?.everyMs ?? Number.POSITIVE_INFINITY)
-        sample?.take(sampleAt);
+      if (sample === undefined) return;
+      for (; sampleAt <= at; sampleAt += sample.everyMs) sample.take(sampleAt);
     };
     for (;;) {
       // Continuations of the previous instant (tracking polls, placements, strategies'

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.ts';
-import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
-import type { Broker } from './broker.ts';
-import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
-import { OPEN_SESSION, placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
+import { engineOn, placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
 
 const modify = (n: number) =>
   ({ kind: 'modify', id: `m${n}`, target: 'rest', strategyId: 's1', price: 79_000 - n }) as const;
-
-function engineOn(broker: Broker, clock: VirtualClock, journal: MemoryJournal) {
-  return new ExecutionEngine({
-    broker,
-    clock,
-    logger: memoryLogger().logger,
-    sessions: OPEN_SESSION,
-    journal,
-    maxModifications: 3,
-  });
-}
 
 describe('ExecutionEngine: the one count of modifications', () => {
   it('is journalled: after a restart the next change past the limit cancels and places anew', async () => {
@@ -28,13 +14,13 @@ describe('ExecutionEngine: the one count of modifications', () => {
     const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
     const journal = new MemoryJournal();
     const first = scriptedBroker();
-    const before = engineOn(first.broker, clock, journal);
+    const before = engineOn(first.broker, clock, journal, { maxModifications: 3 });
     await before.submit(placeIntent('rest', { orderType: 'LMT', price: 80_000 }));
     for (let n = 1; n <= 2; n++) await before.submit(modify(n));
     expect(first.modified).toEqual(['N1', 'N1']);
 
     const second = scriptedBroker();
-    const engine = engineOn(second.broker, clock, journal);
+    const engine = engineOn(second.broker, clock, journal, { maxModifications: 3 });
     await engine.recover();
     await engine.submit(modify(3));
     expect(second.modified).toEqual(['N1']);

@@ -2,11 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { PlaceOrderRequest } from '../api/schemas/order-requests.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
-import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
 import type { Broker } from './broker.ts';
-import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
-import { OPEN_SESSION, scriptedBroker } from './testing/engine-fixtures.ts';
+import { engineOn, placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
 import { type TrackedOrder, trackedOrder } from './tracked-order.ts';
 
 /** A broker whose books are empty: every order is absent from them. */
@@ -24,15 +22,7 @@ describe('ExecutionEngine.recover of an attempt a stop counted as not placed', (
         strategyId: 's1',
         intentId: 'e1',
         tag: 's1-x-1',
-        intent: {
-          kind: 'place',
-          id: 'e1',
-          instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
-          side: 'B',
-          quantity: 1,
-          orderType: 'MKT',
-          product: 'I',
-        },
+        intent: placeIntent('e1'),
         request: { tags: 's1-x-1' } as PlaceOrderRequest,
         status: 'unknown',
         placedAt: stopAt - 20_000,
@@ -43,13 +33,7 @@ describe('ExecutionEngine.recover of an attempt a stop counted as not placed', (
     journal.commit({ orders: [order], at: stopAt });
 
     const clock = new VirtualClock(Date.parse('2026-11-23T10:00:00+05:30'));
-    const engine = new ExecutionEngine({
-      broker: emptyBooks(),
-      clock,
-      logger: memoryLogger().logger,
-      sessions: OPEN_SESSION,
-      journal,
-    });
+    const engine = engineOn(emptyBooks(), clock, journal);
     const events: OrderEvent[] = [];
     engine.events$.subscribe((e) => events.push(e));
     await engine.recover();

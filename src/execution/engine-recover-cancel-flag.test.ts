@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.ts';
-import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
-import type { Broker } from './broker.ts';
-import { ExecutionEngine } from './execution-engine.ts';
 import { MemoryJournal } from './journal.ts';
-import { OPEN_SESSION, placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
-
-function engineOn(broker: Broker, clock: VirtualClock, journal: MemoryJournal) {
-  return new ExecutionEngine({
-    broker,
-    clock,
-    logger: memoryLogger().logger,
-    sessions: OPEN_SESSION,
-    journal,
-  });
-}
+import { engineOn, placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
 
 describe('ExecutionEngine: a cancel sent before a restart', () => {
   it('does not stop the restarted engine from cancelling the order again', async () => {

@@ -7,6 +7,7 @@ import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { PlaceIntent } from '../domain/intents.ts';
 import type { Broker } from './broker.ts';
 import { ExecutionEngine } from './execution-engine.ts';
+import { OPEN_SESSION } from './testing/engine-fixtures.ts';
 
 type CancelMode = 'ok' | 'lost-before' | 'lost-after' | 'stall';
 
@@ -108,7 +109,7 @@ function setUp() {
     broker,
     clock,
     logger: pino({ level: 'silent' }),
-    sessions: { isOpen: () => true, nextOpen: () => undefined, nextClose: () => undefined },
+    sessions: OPEN_SESSION,
   });
   return { clock, broker, engine };
 }

@@ -3,6 +3,7 @@ import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-reco
 import type { PlaceOrderRequest } from '../api/schemas/order-requests.ts';
 import { indexOf, type ReconcileStep, reconcile } from './reconcile.ts';
 import type { SeenRecord } from './reconcile-order.ts';
+import { placeIntent } from './testing/engine-fixtures.ts';
 import { type TrackedOrder, trackedOrder } from './tracked-order.ts';
 
 const NOW = 1_000_000;
@@ -18,16 +19,7 @@ function order(
       strategyId: 's1',
       intentId: 'e1',
       tag: 's1-x-1',
-      intent: {
-        kind: 'place',
-        id: 'e1',
-        instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
-        side: 'B',
-        quantity: 10,
-        orderType: 'LMT',
-        price: 80_000,
-        product: 'I',
-      },
+      intent: placeIntent('e1', { quantity: 10, orderType: 'LMT', price: 80_000 }),
       request: {} as PlaceOrderRequest,
       placedAt: 0,
       orderId: 'O1',

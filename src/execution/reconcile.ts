@@ -142,7 +142,8 @@ export function reconcile(
     if (own !== undefined) records.set(own, record);
   }
   const claimed = new Set<string>();
-  for (const [tag, order] of index.byPreviousTag) {
+  // Walked only when an earlier attempt's tag turned up (rare): the map grows all day.
+  for (const [tag, order] of late.size === 0 ? [] : index.byPreviousTag) {
     const record = late.get(tag);
     if (record === undefined || claimed.has(record.id)) continue;
     if (index.byOrderId.has(record.id) || byId.has(record.id)) continue;

@@ -3,6 +3,7 @@ import type { Position } from '../domain/order-events.ts';
 import {
   type ClassifyOptions,
   classifyWorkingOrders,
+  groupKey,
   isStop,
   type OrderRole,
   ordersToCancel,
@@ -74,7 +75,6 @@ const MAX_EXITS = 2;
 /** Rounds of act, read, wait and read before a stop gives up (40 × 500 ms ≈ 20 s). */
 const DEFAULT_MAX_ROUNDS = 40;
 
-const groupKey = (strategyId: string, token: string): string => `${strategyId}\u0000${token}`;
 const isExit = (o: TrackedOrder): boolean => o.intentId.startsWith(SHUTDOWN_INTENT_PREFIX);
 
 /**

@@ -1,5 +1,9 @@
 import type { TrackedOrder } from './tracked-order.ts';
 
+/** The key of a strategy's orders and position in one instrument. */
+export const groupKey = (strategyId: string, token: string): string =>
+  `${strategyId}\u0000${token}`;
+
 /**
  * What a stop (SIGINT/SIGTERM) does at the broker, from `execution.onShutdown`:
  * - `cancel-entries` (default): cancel working entry orders; keep positions and the
@@ -96,7 +100,7 @@ export function classifyWorkingOrders(
     });
   const groups = new Map<string, TrackedOrder[]>();
   for (const o of orders) {
-    const key = `${o.strategyId}\u0000${o.intent.instrument.token}`;
+    const key = groupKey(o.strategyId, o.intent.instrument.token);
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [o]);
     else group.push(o);

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { SessionError } from '../api/errors/session-error.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { RequestCounters } from './bus-counters.ts';
 import type { HealthTracker } from './health-tracker.ts';
@@ -8,7 +7,7 @@ import type { PollGroups } from './poll-groups.ts';
 import type { PollBatch } from './poll-plan.ts';
 import type { DemandKind } from './quote-demand.ts';
 import type { RejectIsolator } from './reject-isolator.ts';
-import { isContentRejection } from './rejection.ts';
+import { isContentRejection, isSessionRefusal } from './rejection.ts';
 
 const KINDS = ['quotes', 'greeks'] as const;
 
@@ -55,7 +54,7 @@ export class BusFailures {
     const { counters, clock, health, logger } = this.deps;
     counters.failedRequests += 1;
     const now = clock.now();
-    if (isSessionError(error)) {
+    if (isSessionRefusal(error)) {
       this.pause(now, error);
       return 'pause';
     }
@@ -105,12 +104,6 @@ export class BusFailures {
     this.cycleErrors.clear();
     this.deps.health.sessionExpired(now, error);
   }
-}
-
-function isSessionError(error: unknown): boolean {
-  if (error instanceof SessionError) return true;
-  const status = (error as { status?: unknown } | undefined)?.status;
-  return status === 401 || status === 403;
 }
 
 function errorName(error: unknown): string {

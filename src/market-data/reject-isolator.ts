@@ -1,10 +1,9 @@
-import { SessionError } from '../api/errors/session-error.ts';
 import { Bisection } from './bisection.ts';
 import { HeldTokens } from './held-tokens.ts';
 import { type IsolationJob, IsolationRequests } from './isolation-requests.ts';
 import type { PollBatch } from './poll-plan.ts';
 import type { RejectIsolatorHost } from './reject-isolator-host.ts';
-import { isContentRejection } from './rejection.ts';
+import { isContentRejection, isSessionRefusal } from './rejection.ts';
 
 /**
  * Finds and sets aside the tokens the service rejects, so that one bad token does not
@@ -153,10 +152,4 @@ export class RejectIsolator {
     }
     this.pump();
   }
-}
-
-function isSessionRefusal(error: unknown): boolean {
-  if (error instanceof SessionError) return true;
-  const status = (error as { status?: unknown } | null | undefined)?.status;
-  return status === 401 || status === 403;
 }

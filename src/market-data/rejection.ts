@@ -48,3 +48,10 @@ export function tokensNamedIn(error: unknown, asked: readonly number[]): number[
   const named = new Set((text.match(/\d+/g) ?? []).map(Number));
   return asked.filter((t) => named.has(t));
 }
+
+/** A refused session (401/403, typed or not): a matter of credentials, not of the request. */
+export function isSessionRefusal(error: unknown): boolean {
+  if (error instanceof SessionError) return true;
+  const status = (error as { status?: unknown } | null | undefined)?.status;
+  return status === 401 || status === 403;
+}

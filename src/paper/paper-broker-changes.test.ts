@@ -1,44 +1,14 @@
 import pino from 'pino';
 import { BehaviorSubject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { FullQuote } from '../api/schemas/quote.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { PlaceIntent } from '../domain/intents.ts';
 import { toPlaceRequest } from '../execution/wire-order.ts';
-import type { MarketQuote } from '../market-data/market-quote.ts';
 import { PaperBroker } from './paper-broker.ts';
+import { sbinFullQuote as full } from './testing/sbin-full-quote.ts';
 
 const OPEN_AT = Date.parse('2026-11-20T09:15:00+05:30');
 const CLOSE_AT = Date.parse('2026-11-20T15:30:00+05:30');
-
-/** A full quote of SBIN with one level a side around `mid` (paise). */
-function full(mid: number, at: number): MarketQuote<'full'> {
-  const quote: FullQuote = {
-    token: 3045,
-    avgPrice: mid,
-    open: mid,
-    high: mid,
-    low: mid,
-    close: mid,
-    ltp: mid,
-    ltq: 1,
-    ltt: 0,
-    time: 0,
-    netChange: 0,
-    netChangeIndicator: 0,
-    lowerLimit: 72_000,
-    upperLimit: 88_000,
-    oi: 0,
-    oiDayHigh: 0,
-    oiDayLow: 0,
-    totalBuyQty: 100,
-    totalSellQty: 100,
-    volume: 1_000,
-    bids: [{ price: mid - 5, quantity: 100, orders: 1 }],
-    asks: [{ price: mid + 5, quantity: 100, orders: 1 }],
-  };
-  return { token: 3045, mode: 'full', quote, sourceTime: at, receivedAt: at };
-}
 
 const buyAt = (price: number): PlaceIntent => ({
   kind: 'place',

@@ -1,45 +1,16 @@
 import pino from 'pino';
 import { BehaviorSubject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { FullQuote } from '../api/schemas/quote.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { PlaceIntent } from '../domain/intents.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import { OrderTracker } from '../execution/order-tracker.ts';
 import { trackedOrder } from '../execution/tracked-order.ts';
 import { toPlaceRequest } from '../execution/wire-order.ts';
-import type { MarketQuote } from '../market-data/market-quote.ts';
 import { PaperBroker } from './paper-broker.ts';
+import { sbinFullQuote as full } from './testing/sbin-full-quote.ts';
 
 const START = Date.parse('2026-11-20T10:00:00+05:30');
-
-function full(mid: number, at: number): MarketQuote<'full'> {
-  const quote: FullQuote = {
-    token: 3045,
-    avgPrice: mid,
-    open: mid,
-    high: mid,
-    low: mid,
-    close: mid,
-    ltp: mid,
-    ltq: 1,
-    ltt: 0,
-    time: 0,
-    netChange: 0,
-    netChangeIndicator: 0,
-    lowerLimit: 72_000,
-    upperLimit: 88_000,
-    oi: 0,
-    oiDayHigh: 0,
-    oiDayLow: 0,
-    totalBuyQty: 100,
-    totalSellQty: 100,
-    volume: 1_000,
-    bids: [{ price: mid - 5, quantity: 100, orders: 1 }],
-    asks: [{ price: mid + 5, quantity: 100, orders: 1 }],
-  };
-  return { token: 3045, mode: 'full', quote, sourceTime: at, receivedAt: at };
-}
 
 const intent = (id: string, price: number): PlaceIntent => ({
   kind: 'place',

@@ -105,8 +105,6 @@ function mergeMeta(parts: readonly RecordingPart[]): RecordingMeta {
         };
   return {
     ...first,
-    startMs: first.startMs,
-    start: first.start,
     endMs: last.endMs,
     end: last.end,
     records: parts.reduce((n, p) => n + p.meta.records, 0),

@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import { interval, type Subscription } from 'rxjs';
 import type { CalendarStore } from '../calendar/calendar-store.ts';
 import { beforeClose$ } from '../calendar/schedules.ts';
-import type { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { ExecutionEngine } from '../execution/execution-engine.ts';
@@ -30,11 +29,11 @@ export interface ScheduleDeps {
 }
 
 /** Squares off every strategy with intraday orders `minutes` before each close. */
-function squareOffBeforeClose(deps: ScheduleDeps, calendar: TradingCalendar): Subscription[] {
+function squareOffBeforeClose(deps: ScheduleDeps): Subscription[] {
   const { engine, clock, logger } = deps;
   const minutes = deps.config.execution.squareOffMinutesBeforeClose;
   if (minutes <= 0) return [];
-  const close$ = beforeClose$(deps.calendarStore.calendar$ ?? calendar, clock, minutes);
+  const close$ = beforeClose$(deps.calendarStore.calendar$, clock, minutes);
   return [
     close$.subscribe(() => {
       const intraday = engine
@@ -92,9 +91,6 @@ function riskMarks(deps: ScheduleDeps): Subscription[] {
  * instant of virtual time): the square-off before the close, the summary, the risk marks.
  * Returns what to unsubscribe at stop.
  */
-export function startKernelSchedules(
-  deps: ScheduleDeps,
-  calendar: TradingCalendar,
-): Subscription[] {
-  return [...squareOffBeforeClose(deps, calendar), ...summaryEvery(deps), ...riskMarks(deps)];
+export function startKernelSchedules(deps: ScheduleDeps): Subscription[] {
+  return [...squareOffBeforeClose(deps), ...summaryEvery(deps), ...riskMarks(deps)];
 }

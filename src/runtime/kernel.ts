@@ -127,20 +127,17 @@ export class Kernel {
     const wiring = this.strategyWiring();
     for (const s of this.strategies) s.start(wiring, cal);
     this.subscriptions.push(
-      ...startKernelSchedules(
-        {
-          config: this.config,
-          clock: this.clock,
-          calendarStore: this.calendarStore,
-          feed: this.bus,
-          engine: this.engine,
-          logger: this.logger,
-          mark: () => this.publishPositions(),
-          strategies: () => this.strategyStatus(),
-          logPnl: (l) => this.logPnl(l),
-        },
-        cal,
-      ),
+      ...startKernelSchedules({
+        config: this.config,
+        clock: this.clock,
+        calendarStore: this.calendarStore,
+        feed: this.bus,
+        engine: this.engine,
+        logger: this.logger,
+        mark: () => this.publishPositions(),
+        strategies: () => this.strategyStatus(),
+        logPnl: (l) => this.logPnl(l),
+      }),
     );
     if (this.recorder !== undefined) {
       this.subscriptions.push(...this.recorder.attach(this.bus, this.config.recording.instruments));

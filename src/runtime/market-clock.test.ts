@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LiveClock } from '../clock/live-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
-import { externalMarketClock, isLoopbackUrl, MarketClockError } from './market-clock.ts';
+import { isLoopbackUrl } from '../config/is-loopback-url.ts';
+import { externalMarketClock, MarketClockError } from './market-clock.ts';
 
 const broker = (baseUrl: string, sim: Partial<RunnerConfig['broker']['sim']>) =>
   ({ baseUrl, sim: { seed: 1, speed: 1, ...sim } }) as RunnerConfig['broker'];

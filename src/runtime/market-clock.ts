@@ -4,8 +4,6 @@ import { ScaledClock } from '../clock/scaled-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import { isLoopbackUrl } from '../config/is-loopback-url.ts';
 
-export { isLoopbackUrl };
-
 /** A scaled market clock was asked for against a service that is not on this machine. */
 export class MarketClockError extends Error {
   override readonly name = 'MarketClockError';

@@ -1,8 +1,13 @@
 import type { OrderBookRecord, TradeBookRecord } from '../../api/schemas/order-records.ts';
 import type { PlaceOrderResult } from '../../api/schemas/order-requests.ts';
+import type { Clock } from '../../clock/clock.ts';
 import type { PlaceIntent } from '../../domain/intents.ts';
 import type { MarketSessions } from '../../domain/market-sessions.ts';
+import { memoryLogger } from '../../market-data/testing/fake-quote-source.ts';
 import type { Broker } from '../broker.ts';
+import type { ExecutionEngineOptions } from '../engine-options.ts';
+import { ExecutionEngine } from '../execution-engine.ts';
+import type { Journal } from '../journal.ts';
 
 /** A market that is always open. */
 export const OPEN_SESSION: MarketSessions = {
@@ -76,4 +81,24 @@ export function scriptedBroker(options: ScriptedBrokerOptions = {}) {
     tradeBook: () => gate.then((): TradeBookRecord[] => []),
   };
   return { broker, placed, cancelled, modified, release: () => release() };
+}
+
+/**
+ * An engine over `broker` and `journal` in an always-open market, logging to memory: a
+ * second one on the same journal is the engine after a restart.
+ */
+export function engineOn(
+  broker: Broker,
+  clock: Clock,
+  journal: Journal,
+  options: Partial<ExecutionEngineOptions> = {},
+): ExecutionEngine {
+  return new ExecutionEngine({
+    broker,
+    clock,
+    logger: memoryLogger().logger,
+    sessions: OPEN_SESSION,
+    journal,
+    ...options,
+  });
 }

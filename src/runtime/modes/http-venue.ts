@@ -4,6 +4,7 @@ import { type Credentials, TiqsClient } from '../../api/tiqs-client.ts';
 import type { Clock } from '../../clock/clock.ts';
 import { LiveClock } from '../../clock/live-clock.ts';
 import type { MarketSessions } from '../../domain/market-sessions.ts';
+import { DEFAULT_SIM_CREDENTIALS } from '../../sim/http/sim-auth.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from '../embedded-simulator.ts';
 import { externalMarketClock } from '../market-clock.ts';
 import { readTokenFile } from '../read-token-file.ts';
@@ -43,7 +44,7 @@ async function endpointOf(
     'embedded simulator started',
   );
   return {
-    endpoint: { baseUrl: embedded.sim.url, appId: 'sim-app', token: 'sim-token' },
+    endpoint: { baseUrl: embedded.sim.url, ...DEFAULT_SIM_CREDENTIALS },
     embedded,
   };
 }
