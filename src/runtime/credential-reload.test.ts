@@ -95,4 +95,17 @@ describe('CredentialReload', () => {
     expect(t.lines.at(-1)).toMatchObject({ msg: 'token file changed: credentials reloaded' });
     expect(JSON.stringify(t.lines)).not.toContain(NEW);
   });
+
+  it('does not hand over the token in use again when the file is rewritten unchanged', async () => {
+    // Checked to fail: without the comparison with the token in use, the rewrite hands
+    // NEW over a second time (a paused bot would resume only to be refused again).
+    const dir = mkdtempSync(join(tmpdir(), 'tr-reload-same-'));
+    const tokenFile = join(dir, 'token.txt');
+    writeFileSync(tokenFile, `${NEW}\n`);
+    const t = await setUp(`appId: app, tokenFile: ${tokenFile}`);
+    await t.reload.reloadTokenFile();
+    writeFileSync(tokenFile, `${NEW}\n`);
+    await t.reload.reloadTokenFile();
+    expect(t.handed).toEqual([{ appId: 'app', token: NEW }]);
+  });
 });

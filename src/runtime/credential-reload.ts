@@ -90,7 +90,7 @@ export class CredentialReload {
     }
   }
 
-  /** What a change of the token file does: reads it and hands over a non-empty token. */
+  /** What a change of the token file does: reads it and hands over a new, non-empty token. */
   async reloadTokenFile(): Promise<void> {
     const { logger, config } = this.options;
     const file = this.tokenFile;
@@ -98,7 +98,10 @@ export class CredentialReload {
     if (file === undefined || appId === undefined) return;
     try {
       const token = await readTokenFile(file);
-      if (token === '') return;
+      // A rewrite with the token in use (or an empty file) changes nothing: handing it
+      // over again would resume a paused bot only to be refused once more.
+      if (token === '' || token === this.currentToken) return;
+      this.currentToken = token;
       this.options.setCredentials({ appId, token });
       logger.info({ file }, 'token file changed: credentials reloaded');
     } catch (err) {
