@@ -1,0 +1,133 @@
+import { type Candle, type CandleInterval, candleSlot } from '../../domain/candle.ts';
+import { istDayNumber } from '../../domain/ist.ts';
+import type { Exchange } from '../../domain/order-params.ts';
+import type { CandleCalendar } from './candle-calendar.ts';
+
+/** What a candle takes from a quote: when it traded, at what price, the day's volume so far. */
+export interface CandleTick {
+  /** Epoch ms of the trade (the quote's `sourceTime`). */
+  readonly at: number;
+  readonly price: number;
+  /** The day's cumulative traded quantity. */
+  readonly dayVolume: number;
+  /** Open interest; 0 when the instrument has none. */
+  readonly oi: number;
+}
+
+interface Working {
+  start: number;
+  end: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** Cumulative day volume before the candle's first trade. */
+  baseline: number;
+  /** Cumulative day volume at its latest trade. */
+  dayVolume: number;
+  oi: number;
+  day: number;
+}
+
+/**
+ * Builds the candles of one token and interval from its trades, one at a time: the one
+ * aggregation the live feed (bus), the replay (backtest) and history from a recording all
+ * run through. Pure: no clock and no timers (the caller closes a candle at its end with
+ * {@link closeAt}).
+ *
+ * Rules: a trade belongs to the candle slot of its own time, aligned to its session's
+ * open; a trade outside every session, or older than the working candle (a late answer),
+ * moves no price (its volume lands in the next candle, as the day's total keeps it); a
+ * slot without a trade gets no candle. Volume is the growth of the day's cumulative
+ * volume over the candle; the day's first candle counts from 0 (pre-open trades
+ * included), a candle the builder joined mid-day counts from its first trade.
+ *
+ * @example
+ * ```ts
+ * const b = new CandleBuilder(3045, '1m', () => calendar);
+ * b.add({ at: open + 1_000, price: 80_000, dayVolume: 10, oi: 0 });
+ * b.closeAt(open + 60_000); // the 09:15 candle
+ * ```
+ */
+export class CandleBuilder {
+  private working: Working | undefined;
+  /** End of the latest candle closed: trades before it are late. */
+  private closedUntil = Number.NEGATIVE_INFINITY;
+  /** Cumulative day volume at the last trade counted, and its IST day. */
+  private counted: { day: number; volume: number } | undefined;
+
+  constructor(
+    readonly token: number,
+    readonly interval: CandleInterval,
+    private readonly calendar: () => CandleCalendar | undefined,
+    private readonly exchange?: Exchange,
+  ) {}
+
+  /** End of the working candle (when it must be closed), if one is open. */
+  get openUntil(): number | undefined {
+    return this.working?.end;
+  }
+
+  /** Adds a trade; returns the candle it closed (a trade of a later slot), if any. */
+  add(tick: CandleTick): Candle | undefined {
+    const calendar = this.calendar();
+    const session = calendar?.sessionAt(tick.at, this.exchange);
+    if (calendar === undefined || session === undefined) return undefined;
+    const slot = candleSlot(tick.at, this.interval, session);
+    const w = this.working;
+    if (slot.end <= this.closedUntil || (w !== undefined && slot.start < w.start)) return undefined;
+    if (w !== undefined && slot.start === w.start) {
+      w.high = Math.max(w.high, tick.price);
+      w.low = Math.min(w.low, tick.price);
+      w.close = tick.price;
+      w.dayVolume = tick.dayVolume;
+      w.oi = tick.oi;
+      return undefined;
+    }
+    const closed = w === undefined ? undefined : this.finish(w);
+    const day = istDayNumber(tick.at);
+    const firstOfDay = calendar.sessions(tick.at, this.exchange)[0]?.start === slot.start;
+    let baseline = tick.dayVolume;
+    if (this.counted?.day === day) baseline = this.counted.volume;
+    else if (firstOfDay) baseline = 0;
+    // A day total below the baseline means the service restarted its count: count anew.
+    if (baseline > tick.dayVolume) baseline = 0;
+    this.working = {
+      ...slot,
+      open: tick.price,
+      high: tick.price,
+      low: tick.price,
+      close: tick.price,
+      baseline,
+      dayVolume: tick.dayVolume,
+      oi: tick.oi,
+      day,
+    };
+    return closed;
+  }
+
+  /** Closes the working candle when it has ended by `at`; returns it if so. */
+  closeAt(at: number): Candle | undefined {
+    const w = this.working;
+    return w !== undefined && w.end <= at ? this.finish(w) : undefined;
+  }
+
+  private finish(w: Working): Candle {
+    this.working = undefined;
+    this.closedUntil = w.end;
+    this.counted = { day: w.day, volume: w.dayVolume };
+    return {
+      token: this.token,
+      interval: this.interval,
+      start: w.start,
+      end: w.end,
+      open: w.open,
+      high: w.high,
+      low: w.low,
+      close: w.close,
+      volume: Math.max(0, w.dayVolume - w.baseline),
+      ...(w.oi > 0 ? { oi: w.oi } : {}),
+      historical: false,
+    };
+  }
+}

@@ -1,0 +1,139 @@
+import type { Logger } from 'pino';
+import { from, Observable, Subject } from 'rxjs';
+import type { Clock } from '../../clock/clock.ts';
+import { CANDLE_INTERVALS, type Candle, type CandleInterval } from '../../domain/candle.ts';
+import type { HealthEvent } from '../health.ts';
+import type { CandleCalendar, ExchangeOf } from './candle-calendar.ts';
+import type { CandleHistory } from './candle-history.ts';
+import { type CandleQuoteFeed, LiveCandles } from './live-candles.ts';
+import { lookbackStart } from './lookback.ts';
+
+/** Options of `candles$`. */
+export interface CandleOptions {
+  /** Completed candles before now to deliver first (`historical: true`); default 0. */
+  readonly history?: number;
+}
+
+/** Options of {@link CandleHub}. */
+export interface CandleHubOptions {
+  feed: CandleQuoteFeed;
+  clock: Clock;
+  /** The trading calendar now (undefined until one loads: no candles meanwhile). */
+  calendar: () => CandleCalendar | undefined;
+  /** Warm-up candles; none (every history request starts cold) when absent. */
+  history?: CandleHistory;
+  exchangeOf?: ExchangeOf;
+  logger?: Logger;
+}
+
+/**
+ * `ctx.market.candles$` for every strategy of a bot: live candles from one shared
+ * {@link LiveCandles}, preceded on request by history. The seam has no gap and no
+ * duplicate: history is the candles that ended by the instant of subscribing, live is
+ * the ones ending after it (live candles completing while history is fetched wait for it).
+ * When history is short or unavailable the stream starts cold, says so on
+ * {@link warnings$} (a `degraded` health event of the token) and in a log line.
+ *
+ * @example
+ * ```ts
+ * const hub = new CandleHub({ feed: bus, clock, calendar: () => store.calendar, history });
+ * hub.candles$(3045, '1m', { history: 14 }).subscribe((c) => rsi.update(c.close));
+ * ```
+ */
+export class CandleHub {
+  private readonly live: LiveCandles;
+  private readonly warnings = new Subject<HealthEvent>();
+  /** Cold starts, as health events of the token concerned. */
+  readonly warnings$: Observable<HealthEvent> = this.warnings.asObservable();
+
+  constructor(private readonly options: CandleHubOptions) {
+    this.live = new LiveCandles(options.feed, options.clock, options.calendar, options.exchangeOf);
+  }
+
+  /** Completed candles of `token`: `history` warm-up ones first, then each live one at its end. */
+  candles$(
+    token: number,
+    interval: CandleInterval,
+    options: CandleOptions = {},
+  ): Observable<Candle> {
+    if (!CANDLE_INTERVALS.includes(interval)) {
+      throw new RangeError(`candles$: interval must be one of ${CANDLE_INTERVALS.join(', ')}`);
+    }
+    const wanted = Math.max(0, Math.floor(options.history ?? 0));
+    const live = this.live.stream(token, interval);
+    if (wanted === 0) return live;
+    return new Observable<Candle>((subscriber) => {
+      const now = this.options.clock.now();
+      const abort = new AbortController();
+      const buffered: Candle[] = [];
+      let warm = false;
+      const liveSub = live.subscribe({
+        next: (c) => (warm ? subscriber.next(c) : buffered.push(c)),
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => (warm ? subscriber.complete() : undefined),
+      });
+      const historySub = from(this.history(token, interval, wanted, now, abort.signal)).subscribe(
+        (candles) => {
+          for (const c of candles) subscriber.next(c);
+          warm = true;
+          for (const c of buffered.splice(0)) subscriber.next(c);
+          if (liveSub.closed) subscriber.complete();
+        },
+      );
+      return () => {
+        abort.abort();
+        historySub.unsubscribe();
+        liveSub.unsubscribe();
+      };
+    });
+  }
+
+  /** The last `wanted` candles ended by `now`, marked historical; short or none warns. */
+  private async history(
+    token: number,
+    interval: CandleInterval,
+    wanted: number,
+    now: number,
+    signal: AbortSignal,
+  ): Promise<Candle[]> {
+    const { history } = this.options;
+    const calendar = this.options.calendar();
+    const exchange = this.options.exchangeOf?.(token);
+    let candles: Candle[] = [];
+    let reason: string | undefined;
+    if (history === undefined) reason = 'no history source in this mode';
+    else if (calendar === undefined) reason = 'no trading calendar loaded';
+    else {
+      // Twice the slots: a slot without trades has no candle.
+      const fromMs = lookbackStart(calendar, now, interval, wanted * 2, exchange);
+      try {
+        const got = await history.candles(
+          { token, interval, exchange, from: fromMs, to: now },
+          signal,
+        );
+        candles = got
+          .filter((c) => c.end <= now && c.start >= fromMs)
+          .slice(-wanted)
+          .map((c) => ({ ...c, historical: true }));
+        if (candles.length < wanted) reason = `history has ${candles.length} of ${wanted} candles`;
+      } catch (err) {
+        if (signal.aborted) return [];
+        reason = `history unavailable: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+    if (reason !== undefined) this.warn(token, interval, wanted, candles.length, reason);
+    return candles;
+  }
+
+  private warn(
+    token: number,
+    interval: CandleInterval,
+    wanted: number,
+    got: number,
+    reason: string,
+  ): void {
+    const text = `${interval} candles of ${token} start ${got === 0 ? 'cold' : 'short'}: ${reason}`;
+    this.options.logger?.warn({ token, interval, wanted, got }, text);
+    this.warnings.next({ status: 'degraded', at: this.options.clock.now(), token, reason: text });
+  }
+}
