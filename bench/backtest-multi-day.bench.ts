@@ -22,70 +22,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SMA } from 'trading-signals';
 import { loadBacktestSpec } from '../src/backtest/backtest-spec.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
-import { DAY_MS, istParts } from '../src/domain/ist.ts';
 import { openRecordings } from '../src/recording/recording-set.ts';
-import { shiftRecording } from '../src/recording/shift-recording.ts';
+import { writeTradingDays } from './helpers/multi-day-data.ts';
+import { smaCrossoverFloor } from './helpers/sma-floor.ts';
 
-const SAMPLE = resolve('backtests/data/sample-day');
 const SPEC = resolve('backtests/sma-crossover.yaml');
 const DAYS = 30;
-const TOKEN = 3045;
-
-/** Day shifts (ms, ≤ 0) of the sample day onto the `n` trading days ending with it. */
-async function tradingDayShifts(n: number): Promise<number[]> {
-  const { meta } = await openRecordings(SAMPLE);
-  const holidays = new Set(Object.keys(meta.holidays?.holidays ?? {}));
-  const shifts: number[] = [];
-  for (let back = 0; shifts.length < n; back++) {
-    const p = istParts(meta.startMs - back * DAY_MS);
-    const key = `${String(p.day).padStart(2, '0')}-${String(p.month).padStart(2, '0')}-${p.year}`;
-    if (p.weekday === 0 || p.weekday === 6 || holidays.has(key)) continue;
-    shifts.push(-back * DAY_MS);
-  }
-  return shifts;
-}
 
 /** The floor: stream, decode every record, SMA crossover on 60 s bars by hand. */
 async function floor(data: string): Promise<{ records: number; ms: number; crossings: number }> {
   const t0 = performance.now();
-  const set = await openRecordings(data);
-  const fast = new SMA(3);
-  const slow = new SMA(8);
-  let records = 0;
-  let crossings = 0;
-  let bar = -1;
-  let last = 0;
-  let previous: number | undefined;
-  let sink = 0;
-  for await (const r of set.blocks()) {
-    while (r.next()) {
-      records += 1;
-      if (r.kind === 'greeks') {
-        sink += r.greeks().delta;
-        continue;
-      }
-      const q = r.quote();
-      sink += q.ltp;
-      if (q.token !== TOKEN) continue;
-      const b = Math.floor(r.time / 60_000);
-      if (bar !== -1 && b !== bar) {
-        const f = fast.update(last, false);
-        const s = slow.update(last, false);
-        if (f !== null && s !== null && slow.isStable) {
-          const diff = f - s;
-          if (previous !== undefined && Math.sign(previous) !== Math.sign(diff)) crossings += 1;
-          previous = diff;
-        }
-      }
-      bar = b;
-      last = q.ltp;
-    }
-  }
-  if (sink === 42) console.log('');
-  return { records, ms: performance.now() - t0, crossings };
+  const count = await smaCrossoverFloor(await openRecordings(data));
+  return { ...count, ms: performance.now() - t0 };
 }
 
 async function backtest(
@@ -141,11 +91,8 @@ const work = mkdtempSync(join(tmpdir(), 'tr-bench-days-'));
 const one = join(work, 'one');
 const many = join(work, 'many');
 try {
-  const shifts = await tradingDayShifts(DAYS);
-  await shiftRecording(SAMPLE, join(one, 'day-00'), 0);
-  for (const [i, shift] of shifts.entries()) {
-    await shiftRecording(SAMPLE, join(many, `day-${String(i).padStart(2, '0')}`), shift);
-  }
+  await writeTradingDays(one, 1);
+  await writeTradingDays(many, DAYS);
   const perS = (r: { records: number; ms: number }) => (r.records / r.ms) * 1_000;
   const k = (x: number) => `${(x / 1_000).toFixed(0)}k records/s`;
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;

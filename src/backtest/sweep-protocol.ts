@@ -22,6 +22,8 @@ export type SweepResult =
       readonly ok: true;
       readonly summary: Summary;
       readonly elapsedMs: number;
+      /** Which worker ran the job (a thread id in the thread pool), when the executor says. */
+      readonly worker?: number;
     }
   | {
       readonly type: 'result';
@@ -29,6 +31,7 @@ export type SweepResult =
       readonly params: ParamOverrides;
       readonly ok: false;
       readonly error: string;
+      readonly worker?: number;
     };
 
 /**

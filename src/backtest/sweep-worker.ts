@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 import { loadBacktestSpec } from './backtest-spec.ts';
 import { runBacktest } from './run-backtest.ts';
 import type { SweepJob, SweepResult } from './sweep-protocol.ts';
@@ -24,6 +24,7 @@ async function run(job: SweepJob): Promise<SweepResult> {
       ok: true,
       summary: result.summary,
       elapsedMs: result.elapsedMs,
+      worker: threadId,
     };
   } catch (err) {
     return {
@@ -32,6 +33,7 @@ async function run(job: SweepJob): Promise<SweepResult> {
       params: job.params,
       ok: false,
       error: err instanceof Error ? err.message : String(err),
+      worker: threadId,
     };
   }
 }

@@ -1,5 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { loadBacktestSpec } from '../../backtest/backtest-spec.ts';
 import { formatSummary } from '../../backtest/format-summary.ts';
 import { ProgressBar } from '../../backtest/progress-bar.ts';
@@ -11,20 +12,34 @@ import { RecordingError } from '../../recording/recording-error.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
 
+/** `--workers`: a whole number of threads, at least 1 (0 or a typo must not pass unseen). */
+function workerCount(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 1) {
+    throw new InvalidArgumentError('--workers must be a whole number of threads, 1 or more');
+  }
+  return n;
+}
+
 /**
- * `tiqs-runner backtest --config backtests/NAME.yaml [--sweep]`: replays the spec's
+ * `tiqs-runner backtest --config backtests/NAME.yaml [--sweep [--workers N]]`: replays the spec's
  * recording through its strategies on the kernel, prints the summary, and writes
  * `report.json` and `report.html` to the output folder. `--sweep` runs the spec's
- * parameter grid on worker threads and ranks the results.
+ * parameter grid on worker threads (`--workers`, else the spec's `sweep.workers`, else
+ * one per core) and ranks the results.
  */
 export function backtestCommand(): Command {
   return new Command('backtest')
     .description('Replay recorded data through strategies; print and write the report')
     .requiredOption('-c, --config <file>', 'backtest spec, e.g. backtests/sma-crossover.yaml')
     .option('--sweep', 'run the spec’s backtest.sweep grid in parallel and rank the results')
-    .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
+    .option(
+      '--workers <n>',
+      'worker threads for --sweep (default: the spec’s sweep.workers, else one per core)',
+      workerCount,
+    )
     .option('--out <dir>', 'report folder (default: the spec’s backtest.out)')
-    .action(async (opts: { config: string; sweep?: boolean; workers?: string; out?: string }) => {
+    .action(async (opts: { config: string; sweep?: boolean; workers?: number; out?: string }) => {
       try {
         const spec = await loadBacktestSpec(opts.config);
         // A command-line path is relative to where the command runs; the spec's own
@@ -35,16 +50,22 @@ export function backtestCommand(): Command {
             : resolve(opts.out);
         const bar = new ProgressBar(process.stderr, opts.sweep === true ? 'sweep' : 'backtest');
         if (opts.sweep === true) {
-          const workers =
-            opts.workers === undefined ? spec.backtest.sweep?.workers : Number(opts.workers);
+          const workers = opts.workers ?? spec.backtest.sweep?.workers ?? availableParallelism();
+          const started = performance.now();
           const ranked = await runSweep(spec, {
-            ...(workers === undefined ? {} : { workers }),
+            workers,
             out,
             onProgress: (done) => bar.update(done),
           });
           bar.done();
+          const runs = ranked.results.length;
+          // The workers that actually ran a job, as the results say.
+          const used = new Set(ranked.results.flatMap((r) => r.worker ?? [])).size;
           process.stdout.write(ranked.table);
-          process.stdout.write(`\nwrote ${ranked.file}\n`);
+          process.stdout.write(
+            `\n${runs} runs on ${used} worker${used === 1 ? '' : 's'} in ${((performance.now() - started) / 1_000).toFixed(1)} s\n`,
+          );
+          process.stdout.write(`wrote ${ranked.file}\n`);
           process.exitCode = EXIT.ok;
           return;
         }
