@@ -69,7 +69,7 @@ const client = new TiqsClient({
 const intentFor = (i: number): PlaceIntent => ({
   kind: 'place',
   id: `p${i}`,
-  instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+  instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
   side: i % 2 === 0 ? 'B' : 'S',
   quantity: 1,
   orderType: 'MKT',

@@ -41,7 +41,7 @@ const params = z.object({
 
 const asInstrument = (c: OptionContract): Instrument => ({
   exchange: 'NFO',
-  token: String(c.token),
+  token: c.token,
   symbol: c.symbol,
   lotSize: c.lotSize,
   tickSize: c.tickSize > 0 ? c.tickSize : 5,

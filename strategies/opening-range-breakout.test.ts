@@ -33,7 +33,7 @@ describe('opening-range-breakout', () => {
     expect(intents).toHaveLength(1);
     expect(intents[0]).toMatchObject({ kind: 'place', side: 'B', quantity: 4, orderType: 'MKT' });
     t.clock.advanceTo(at('15:16'));
-    expect(intents[1]).toMatchObject({ kind: 'squareOff', token: '3045' });
+    expect(intents[1]).toMatchObject({ kind: 'squareOff', token: 3045 });
   });
 
   it('sells on a break below, and does nothing inside the range', () => {

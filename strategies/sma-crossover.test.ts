@@ -49,7 +49,7 @@ describe('sma-crossover', () => {
     }
     expect(intents.at(-1)).toMatchObject({ kind: 'place', side: 'B' });
     t.clock.advanceTo(Date.parse('2026-11-20T15:20:00+05:30'));
-    expect(intents.at(-1)).toMatchObject({ kind: 'squareOff', token: '3045' });
+    expect(intents.at(-1)).toMatchObject({ kind: 'squareOff', token: 3045 });
   });
 
   it('does not sell a position it never got when the entry was rejected', () => {

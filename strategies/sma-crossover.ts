@@ -31,7 +31,7 @@ export default defineStrategy({
     const p = ctx.params;
     const instrument: Instrument = {
       exchange: p.exchange,
-      token: String(p.token),
+      token: p.token,
       symbol: p.symbol,
     };
     const fast = new SMA(p.fast);

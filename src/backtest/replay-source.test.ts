@@ -64,7 +64,7 @@ describe('roundTrips', () => {
     strategyId: 's',
     intentId: `i${at}`,
     tag: 't',
-    token: '1',
+    token: 1,
     symbol: 'X',
     exchange: 'NSE',
     product: 'I',

@@ -4,7 +4,7 @@ import type { FillRecord } from './trade-ledger.ts';
 /** A round trip: from flat to flat in one instrument of one strategy. */
 export interface RoundTrip {
   strategyId: string;
-  token: string;
+  token: number;
   symbol: string;
   direction: 'long' | 'short';
   openedAt: number;
@@ -43,7 +43,7 @@ interface Open {
 export function roundTrips(
   fills: readonly FillRecord[],
   chargesOf: (fill: FillRecord) => Paise,
-  lastPrice: (token: string) => Paise | undefined,
+  lastPrice: (token: number) => Paise | undefined,
 ): RoundTrip[] {
   const done: RoundTrip[] = [];
   const open = new Map<string, Open>();

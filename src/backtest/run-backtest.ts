@@ -137,7 +137,7 @@ export async function runBacktest(
     await rm(stateDir, { recursive: true, force: true });
   }
   const { gross } = mark(kernel);
-  const last = (token: string): number | undefined =>
+  const last = (token: number): number | undefined =>
     kernel.engine.positions.positions().find((p) => p.token === token)?.lastPrice;
   const trades = roundTrips(ledger.fills, (f) => ledger.fillCharges(f), last);
   const orders = ledger.orderCosts();
@@ -178,7 +178,7 @@ function mark(kernel: Kernel): { gross: number; exposure: number } {
   let gross = 0;
   let exposure = 0;
   for (const p of book.positions()) {
-    const token = Number(p.token);
+    const token = p.token;
     const q =
       kernel.bus.latest(token, 'full') ??
       kernel.bus.latest(token, 'ohlcv') ??

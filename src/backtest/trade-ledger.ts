@@ -17,7 +17,7 @@ export interface FillRecord {
   strategyId: string;
   intentId: string;
   tag: string;
-  token: string;
+  token: number;
   symbol: string;
   exchange: Exchange;
   product: Product;

@@ -13,13 +13,13 @@ import type {
  *
  * @example
  * ```ts
- * const sbin: Instrument = { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ', lotSize: 1, tickSize: 5 };
+ * const sbin: Instrument = { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ', lotSize: 1, tickSize: 5 };
  * ```
  */
 export interface Instrument {
   exchange: Exchange;
-  /** Instrument token, as text (the order payloads' form). */
-  token: string;
+  /** Instrument token (a number everywhere; the order payloads' text form exists only at the wire). */
+  token: number;
   /** Trading symbol. */
   symbol: string;
   /** Lot size; quantities must be a multiple. Default 1. */
@@ -118,7 +118,7 @@ export interface SquareOffIntent {
   kind: 'squareOff';
   id: string;
   /** Token of the instrument; omit for every instrument. */
-  token?: string;
+  token?: number;
   reason?: string;
 }
 

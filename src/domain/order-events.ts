@@ -61,7 +61,7 @@ export type OrderEventType = OrderEvent['type'];
  */
 export interface Position {
   strategyId: string;
-  token: string;
+  token: number;
   symbol: string;
   /** Signed: positive long, negative short. */
   netQuantity: number;

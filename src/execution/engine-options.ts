@@ -26,7 +26,7 @@ export interface ExecutionEngineOptions {
   journal?: Journal;
   risk?: Partial<RiskLimits>;
   /** Last price and band of an instrument, for risk checks and marking. */
-  quote?: (token: string) => RiskQuote | undefined;
+  quote?: (token: number) => RiskQuote | undefined;
   /**
    * Modifications the service allows per order (default 25): the engine's journalled
    * count is the only one; past it, a change cancels and places anew.

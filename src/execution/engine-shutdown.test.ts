@@ -94,7 +94,7 @@ const entry = (id: string): PlaceIntent & { strategyId: string } => ({
   kind: 'place',
   strategyId: 's1',
   id,
-  instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+  instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
   side: 'B',
   quantity: 10,
   orderType: 'LMT',

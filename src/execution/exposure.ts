@@ -17,7 +17,7 @@ export function exposureOf(
   positions: PositionBook,
   tracker: OrderTracker,
   strategyId: string,
-  token: string,
+  token: number,
   except?: TrackedOrder,
 ): Exposure {
   const position = positions.positions(strategyId).find((p) => p.token === token)?.netQuantity ?? 0;

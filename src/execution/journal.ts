@@ -6,7 +6,7 @@ export interface JournalFill {
   fillId: string;
   tag: string;
   strategyId: string;
-  token: string;
+  token: number;
   symbol: string;
   side: 'B' | 'S';
   quantity: number;
@@ -25,6 +25,12 @@ export interface JournalEntry {
   /** Orders in their new state, keyed by tag. */
   orders?: readonly TrackedOrder[];
   fill?: JournalFill;
+  /**
+   * Events already published whose rows were left for a later write (an `OrderSubmitted`
+   * is bookkeeping once its order row is in: its row follows the send). Written first, in
+   * order, so the journal's events keep the order they were published in.
+   */
+  deferredEvents?: readonly OrderEvent[];
   event?: OrderEvent;
   at: number;
 }
@@ -62,6 +68,7 @@ export class MemoryJournal implements Journal {
     if (entry.fill !== undefined && this.fills.has(entry.fill.fillId)) return false;
     if (entry.fill !== undefined) this.fills.set(entry.fill.fillId, entry.fill);
     for (const order of entry.orders ?? []) this.orders.set(order.tag, structuredClone(order));
+    if (entry.deferredEvents !== undefined) this.events.push(...entry.deferredEvents);
     if (entry.event !== undefined) this.events.push(entry.event);
     return true;
   }

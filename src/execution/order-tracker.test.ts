@@ -15,7 +15,7 @@ const order = (): TrackedOrder => ({
     intent: {
       kind: 'place',
       id: 'amo-1',
-      instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+      instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
       side: 'B',
       quantity: 10,
       orderType: 'LMT',

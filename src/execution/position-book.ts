@@ -4,7 +4,7 @@ import type { TransactionType } from '../domain/order-params.ts';
 
 interface Book {
   strategyId: string;
-  token: string;
+  token: number;
   symbol: string;
   net: number;
   /** Cost of the open quantity, paise (signed like `net`). */
@@ -20,8 +20,8 @@ interface Book {
  * @example
  * ```ts
  * const book = new PositionBook();
- * book.applyFill('sma', '3045', 'SBIN-EQ', 'B', 10, 80000);
- * book.mark('3045', 80100);
+ * book.applyFill('sma', 3045, 'SBIN-EQ', 'B', 10, 80000);
+ * book.mark(3045, 80100);
  * book.totals(); // { realised: 0, unrealised: 1000 }
  * ```
  */
@@ -31,7 +31,7 @@ export class PositionBook {
   /** Books one fill. */
   applyFill(
     strategyId: string,
-    token: string,
+    token: number,
     symbol: string,
     side: TransactionType,
     quantity: number,
@@ -64,7 +64,7 @@ export class PositionBook {
   }
 
   /** Marks every position in `token` to `price`. */
-  mark(token: string, price: Paise): void {
+  mark(token: number, price: Paise): void {
     for (const b of this.books.values()) if (b.token === token) b.lastPrice = price;
   }
 

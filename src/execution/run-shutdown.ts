@@ -34,7 +34,7 @@ export interface ShutdownPort {
   readBooks(): Promise<boolean>;
   /** Orders not yet final. */
   active(): TrackedOrder[];
-  netPosition(strategyId: string, token: string): number;
+  netPosition(strategyId: string, token: number): number;
   /** Quantity the parent of a cover stop leg has filled, by either book (any state). */
   parentFilled?(leg: TrackedOrder): number;
   positions(): Position[];
@@ -42,7 +42,7 @@ export interface ShutdownPort {
   notPlaced?(): TrackedOrder[];
   cancel(order: TrackedOrder, signal: AbortSignal): Promise<CancelAttempt>;
   /** Places market exits for a strategy's position in one instrument. */
-  squareOff(strategyId: string, token: string, id: string): Promise<void>;
+  squareOff(strategyId: string, token: number, id: string): Promise<void>;
   /** Resolves after `ms` of the engine's clock, or at once on abort. */
   wait(ms: number, signal: AbortSignal): Promise<void>;
 }

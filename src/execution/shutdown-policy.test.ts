@@ -8,7 +8,7 @@ function working(
   intentId: string,
   side: TransactionType,
   quantity: number,
-  extra: { orderType?: OrderType; filled?: number; placedAt?: number; token?: string } = {},
+  extra: { orderType?: OrderType; filled?: number; placedAt?: number; token?: number } = {},
 ): TrackedOrder {
   return {
     ...trackedOrder({
@@ -18,7 +18,7 @@ function working(
       intent: {
         kind: 'place',
         id: intentId,
-        instrument: { exchange: 'NFO', token: extra.token ?? '1', symbol: 'NIFTY-CE' },
+        instrument: { exchange: 'NFO', token: extra.token ?? 1, symbol: 'NIFTY-CE' },
         side,
         quantity,
         orderType: extra.orderType ?? 'LMT',
@@ -74,9 +74,9 @@ describe('classifyWorkingOrders', () => {
     const orders = [
       working('sell', 'S', 75, { filled: 50 }),
       working('sl', 'B', 75, { orderType: 'SL-MKT', placedAt: 1 }),
-      working('leg/stop', 'B', 60, { orderType: 'SL-LMT', token: '2' }),
+      working('leg/stop', 'B', 60, { orderType: 'SL-LMT', token: 2 }),
     ];
-    const net = (_: string, token: string) => (token === '1' ? -50 : -40);
+    const net = (_: string, token: number) => (token === 1 ? -50 : -40);
     const found = Object.fromEntries(
       [...classifyWorkingOrders(orders, net)].map(([o, r]) => [o.intentId, r]),
     );
@@ -107,9 +107,9 @@ describe('classifyWorkingOrders', () => {
   it('looks at each instrument on its own', () => {
     const orders = [
       working('ce-stop', 'B', 50, { orderType: 'SL-MKT' }),
-      working('pe', 'S', 50, { token: '2' }),
+      working('pe', 'S', 50, { token: 2 }),
     ];
-    const net = (_: string, token: string) => (token === '1' ? -50 : 0);
+    const net = (_: string, token: number) => (token === 1 ? -50 : 0);
     const found = Object.fromEntries(
       [...classifyWorkingOrders(orders, net)].map(([o, r]) => [o.intentId, r]),
     );

@@ -1,7 +1,7 @@
 import type { TrackedOrder } from './tracked-order.ts';
 
 /** The key of a strategy's orders and position in one instrument. */
-export const groupKey = (strategyId: string, token: string): string =>
+export const groupKey = (strategyId: string, token: number): string =>
   `${strategyId}\u0000${token}`;
 
 /**
@@ -86,7 +86,7 @@ export interface ClassifyOptions {
  */
 export function classifyWorkingOrders(
   orders: readonly TrackedOrder[],
-  netPosition: (strategyId: string, token: string) => number,
+  netPosition: (strategyId: string, token: number) => number,
   options: ClassifyOptions = {},
 ): Map<TrackedOrder, OrderRole> {
   const parentFilled =
@@ -142,7 +142,7 @@ export function classifyWorkingOrders(
 export function ordersToCancel(
   policy: ShutdownPolicy,
   orders: readonly TrackedOrder[],
-  netPosition: (strategyId: string, token: string) => number,
+  netPosition: (strategyId: string, token: number) => number,
   options: ClassifyOptions = {},
 ): TrackedOrder[] {
   if (policy === 'leave') return [];

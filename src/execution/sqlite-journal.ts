@@ -66,8 +66,12 @@ parentPort.on('message', () => {
 `;
 
 /**
- * The journal in SQLite (better-sqlite3): synchronous writes in WAL mode, each durable
- * when the call returns, so "persisted before it is sent" holds even on a kill -9.
+ * The journal in SQLite (better-sqlite3): synchronous writes in WAL mode with
+ * `synchronous = NORMAL`. A write is in the operating system's hands when the call
+ * returns, so "persisted before it is sent" holds across a process crash (kill -9, an
+ * uncaught error, an OOM kill); an OS crash or a power loss may drop the last writes
+ * (no fsync per commit: it would cost milliseconds on the placement path). A write is
+ * one statement where it can be (a placement's order row), one transaction otherwise.
  */
 export class SqliteJournal implements Journal {
   private readonly db: Database.Database;
@@ -97,9 +101,10 @@ export class SqliteJournal implements Journal {
     // Checkpoints (which do fsync) run from {@link checkpoint}, on their own thread.
     this.db.pragma('wal_autocheckpoint = 0');
     this.db.exec(SCHEMA);
+    // Positional parameters: binding by name costs a lookup per parameter on every write.
     this.putOrder = this.db.prepare(
       `INSERT INTO orders (tag, strategy_id, intent_id, order_id, status, updated_at, body)
-       VALUES (@tag, @strategyId, @intentId, @orderId, @status, @updatedAt, @body)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(tag) DO UPDATE SET order_id = excluded.order_id, status = excluded.status,
          updated_at = excluded.updated_at, body = excluded.body`,
     );
@@ -108,26 +113,35 @@ export class SqliteJournal implements Journal {
        VALUES (@fillId, @tag, @strategyId, @token, @symbol, @side, @quantity, @price, @at)`,
     );
     this.putEvent = this.db.prepare(
-      'INSERT INTO events (at, strategy_id, type, body) VALUES (@at, @strategyId, @type, @body)',
+      'INSERT INTO events (at, strategy_id, type, body) VALUES (?, ?, ?, ?)',
     );
     this.write = this.db.transaction((entry: JournalEntry): boolean => {
       if (entry.fill !== undefined && this.putFill.run(entry.fill).changes === 0) return false;
       for (const order of entry.orders ?? []) this.putOrderRow(order, entry.at);
-      const { event } = entry;
-      if (event !== undefined) {
-        this.putEvent.run({
-          at: event.at,
-          strategyId: event.strategyId,
-          type: event.type,
-          body: JSON.stringify(event),
-        });
-      }
+      for (const event of entry.deferredEvents ?? []) this.putEventRow(event);
+      if (entry.event !== undefined) this.putEventRow(entry.event);
       return true;
     });
   }
 
   commit(entry: JournalEntry): boolean {
+    const { orders } = entry;
+    if (
+      orders?.length === 1 &&
+      entry.fill === undefined &&
+      entry.event === undefined &&
+      (entry.deferredEvents?.length ?? 0) === 0
+    ) {
+      // One row, as a placement writes before its send: a single statement is its own
+      // transaction (as durable, all or nothing), without a BEGIN and a COMMIT around it.
+      this.putOrderRow(orders[0] as TrackedOrder, entry.at);
+      return true;
+    }
     return this.write(entry);
+  }
+
+  private putEventRow(event: OrderEvent): void {
+    this.putEvent.run(event.at, event.strategyId, event.type, JSON.stringify(event));
   }
 
   getMeta(key: string): string | undefined {
@@ -148,15 +162,15 @@ export class SqliteJournal implements Journal {
 
   private putOrderRow(order: TrackedOrder, at: number): void {
     const stored: StoredOrder = { ...order, fills: [...order.fills] };
-    this.putOrder.run({
-      tag: order.tag,
-      strategyId: order.strategyId,
-      intentId: order.intentId,
-      orderId: order.orderId ?? null,
-      status: order.status,
-      updatedAt: at,
-      body: JSON.stringify(stored),
-    });
+    this.putOrder.run(
+      order.tag,
+      order.strategyId,
+      order.intentId,
+      order.orderId ?? null,
+      order.status,
+      at,
+      JSON.stringify(stored),
+    );
   }
 
   load(): JournalSnapshot {
@@ -164,11 +178,14 @@ export class SqliteJournal implements Journal {
       this.db.prepare('SELECT body FROM orders ORDER BY rowid').all() as { body: string }[]
     ).map((r) => {
       const stored = JSON.parse(r.body) as StoredOrder;
+      // Journals written before tokens became numbers hold them as text.
+      stored.intent.instrument.token = Number(stored.intent.instrument.token);
       return { ...stored, fills: new Set(stored.fills) } as TrackedOrder;
     });
     const fills = this.db
       .prepare(
-        'SELECT fill_id AS fillId, tag, strategy_id AS strategyId, token, symbol, side, quantity, price, at FROM fills ORDER BY rowid',
+        // The column is TEXT (older rows, and SQLite's affinity turns numbers to text): read numbers.
+        'SELECT fill_id AS fillId, tag, strategy_id AS strategyId, CAST(token AS INTEGER) AS token, symbol, side, quantity, price, at FROM fills ORDER BY rowid',
       )
       .all() as JournalFill[];
     return { orders, fills };

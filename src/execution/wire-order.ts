@@ -8,7 +8,8 @@ export function toPlaceRequest(intent: PlaceIntent, tag: string, amo: boolean): 
   const stop = intent.orderType === 'SL-LMT' || intent.orderType === 'SL-MKT';
   const request: PlaceOrderRequest = {
     exchange: intent.instrument.exchange,
-    token: intent.instrument.token,
+    // The wire's text form of the token, made here only.
+    token: String(intent.instrument.token),
     symbol: intent.instrument.symbol,
     quantity: String(intent.quantity),
     disclosedQty: String(intent.disclosedQty ?? 0),

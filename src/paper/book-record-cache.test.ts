@@ -19,7 +19,7 @@ describe('the paper broker’s books (BookRecordCache)', () => {
       {
         kind: 'place',
         id: 'dip',
-        instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+        instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
         side: 'B',
         quantity: 10,
         orderType: 'LMT',

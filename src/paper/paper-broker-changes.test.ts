@@ -13,7 +13,7 @@ const CLOSE_AT = Date.parse('2026-11-20T15:30:00+05:30');
 const buyAt = (price: number): PlaceIntent => ({
   kind: 'place',
   id: `buy-${price}`,
-  instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+  instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
   side: 'B',
   quantity: 10,
   orderType: 'LMT',

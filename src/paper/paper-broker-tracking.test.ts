@@ -15,7 +15,7 @@ const START = Date.parse('2026-11-20T10:00:00+05:30');
 const intent = (id: string, price: number): PlaceIntent => ({
   kind: 'place',
   id,
-  instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+  instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
   side: 'B',
   quantity: 10,
   orderType: 'LMT',

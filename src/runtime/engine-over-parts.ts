@@ -9,9 +9,9 @@ import type { SessionExpiryNotice } from './session-expiry-notice.ts';
 
 /** The last price, with the day's limits when a full quote has them, from the feed's cache. */
 function lastPriceOf(feed: MarketFeed) {
-  return (token: string) => {
-    const full = feed.latest(Number(token), 'full')?.quote;
-    const ltp = full?.ltp ?? feed.latest(Number(token), 'ltp')?.quote.ltp;
+  return (token: number) => {
+    const full = feed.latest(token, 'full')?.quote;
+    const ltp = full?.ltp ?? feed.latest(token, 'ltp')?.quote.ltp;
     if (ltp === undefined) return undefined;
     return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
   };

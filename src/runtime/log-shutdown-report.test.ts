@@ -18,7 +18,7 @@ describe('logShutdownReport', () => {
       intent: {
         kind: 'place',
         id: 'p1/stop',
-        instrument: { exchange: 'NFO', token: '111', symbol: 'NIFTY25NOV24000CE' },
+        instrument: { exchange: 'NFO', token: 111, symbol: 'NIFTY25NOV24000CE' },
         side: 'B',
         quantity: 75,
         orderType: 'SL-MKT',
@@ -33,7 +33,7 @@ describe('logShutdownReport', () => {
         positions: [
           {
             strategyId: 'straddle',
-            token: '111',
+            token: 111,
             symbol: 'NIFTY25NOV24000CE',
             netQuantity: -75,
             averagePrice: 12_050,

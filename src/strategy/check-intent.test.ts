@@ -3,7 +3,7 @@ import { SHUTDOWN_INTENT_PREFIX } from '../execution/run-shutdown.ts';
 import { checkIntent, RESERVED_INTENT_IDS } from './check-intent.ts';
 import { IntentFactory, lastAutoIdNumber } from './intent-factory.ts';
 
-const sbin = { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' } as const;
+const sbin = { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' } as const;
 
 describe('checkIntent', () => {
   it.each([
@@ -24,6 +24,20 @@ describe('checkIntent', () => {
       /side/,
     ],
     [{ kind: 'cancel', id: 'c1' }, /target/],
+    // Tokens are numbers; a text token (the old form) is refused with a hint.
+    [
+      {
+        kind: 'place',
+        id: 'p1',
+        instrument: { ...sbin, token: '3045' },
+        side: 'B',
+        quantity: 1,
+        orderType: 'MKT',
+        product: 'I',
+      },
+      /instrument\.token: a token is a number/,
+    ],
+    [{ kind: 'squareOff', id: 'x', token: '3045' }, /token: a token is a number/],
   ])('refuses %j, saying what is wrong', (value, problem) => {
     // Checked to fail: a check that only looks at `typeof value === 'object'` passes
     // the objects without a valid kind or fields.
@@ -74,7 +88,7 @@ describe('checkIntent', () => {
       f.place({ instrument: sbin, side: 'B', quantity: 1, orderType: 'MKT', product: 'I' }),
       f.modify('p1', { price: 80_000 }),
       f.cancel('p1'),
-      f.squareOff('3045', 'eod'),
+      f.squareOff(3045, 'eod'),
     ]) {
       expect(checkIntent(intent)).toEqual({ ok: true, intent });
     }

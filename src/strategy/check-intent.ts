@@ -61,9 +61,12 @@ const target = z.string().min(1);
 const paise = z.number().int();
 const reason = z.string().optional();
 
+/** Tokens are numbers in every intent; the wire's text form is made at the edge. */
+const token = z.number({ error: 'a token is a number (write 3045, not "3045")' }).int().positive();
+
 const instrument = z.looseObject({
   exchange: z.enum(EXCHANGES),
-  token: z.string().min(1),
+  token,
   symbol: z.string().min(1),
   lotSize: z.number().int().positive().optional(),
   tickSize: paise.positive().optional(),
@@ -99,7 +102,7 @@ const intentSchema = z.discriminatedUnion('kind', [
     reason,
   }),
   z.looseObject({ kind: z.literal('cancel'), id, target, reason }),
-  z.looseObject({ kind: z.literal('squareOff'), id, token: z.string().min(1).optional(), reason }),
+  z.looseObject({ kind: z.literal('squareOff'), id, token: token.optional(), reason }),
 ]);
 
 /** What {@link checkIntent} finds. */

@@ -11,7 +11,7 @@ import type { StrategyContext } from './strategy-context.ts';
  * ```ts
  * export default defineStrategy({
  *   name: 'buy-the-open',
- *   params: z.object({ token: z.string().default('3045'), qty: z.number().int().default(1) }),
+ *   params: z.object({ token: z.number().int().default(3045), qty: z.number().int().default(1) }),
  *   setup: (ctx) => ctx.schedule.atOpen$().pipe(
  *     map(() => ctx.intents.place({ instrument: sbin, side: 'B', quantity: ctx.params.qty, orderType: 'MKT', product: 'I' })),
  *   ),

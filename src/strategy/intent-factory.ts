@@ -76,7 +76,7 @@ export class IntentFactory {
   }
 
   /** Square off one instrument (`token`) or everything. */
-  squareOff(token?: string, reason?: string): SquareOffIntent {
+  squareOff(token?: number, reason?: string): SquareOffIntent {
     return {
       kind: 'squareOff',
       id: this.next('x'),

@@ -16,7 +16,7 @@ import { SIM_HOLIDAYS } from '../../src/sim/sim-holidays.ts';
 /** SBIN on NSE, as intents name it. */
 const SBIN = {
   exchange: 'NSE',
-  token: '3045',
+  token: 3045,
   symbol: 'SBIN-EQ',
   lotSize: 1,
   tickSize: 5,

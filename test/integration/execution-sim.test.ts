@@ -15,7 +15,7 @@ describe('execution engine against the simulator over HTTP', () => {
       'OrderOpened',
       'OrderFilled',
     ]);
-    expect(engine.positions.positions('s1')[0]).toMatchObject({ token: '3045', netQuantity: 10 });
+    expect(engine.positions.positions('s1')[0]).toMatchObject({ token: 3045, netQuantity: 10 });
     await engine.poll();
     expect(events).toHaveLength(4);
   });

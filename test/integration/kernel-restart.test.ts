@@ -35,7 +35,7 @@ function earlierRun(): MemoryJournal {
     intent: {
       kind: 'place',
       id: 'p1',
-      instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+      instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
       side: 'B',
       quantity: 10,
       orderType: 'MKT',
@@ -59,7 +59,7 @@ function earlierRun(): MemoryJournal {
       fillId: 'f-old-1',
       tag: order.tag,
       strategyId: 'probe',
-      token: '3045',
+      token: 3045,
       symbol: 'SBIN-EQ',
       side: 'B',
       quantity: 10,

@@ -23,7 +23,7 @@ export default defineStrategy({
   params,
   setup(ctx): Observable<OrderIntent> {
     const p = ctx.params;
-    const instrument: Instrument = { exchange: 'NSE', token: String(p.token), symbol: p.symbol };
+    const instrument: Instrument = { exchange: 'NSE', token: p.token, symbol: p.symbol };
     return ctx.market.quote$(p.token, 'ltp').pipe(
       filter((q) => q.quote.ltp < p.buyBelow),
       take(1),

@@ -6,7 +6,7 @@ import { DEFAULT_RISK_LIMITS, type RiskLimits } from './risk-limits.ts';
 const intent = (extra: Partial<PlaceIntent> = {}): PlaceIntent => ({
   kind: 'place',
   id: 'p1',
-  instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ', lotSize: 1, tickSize: 5 },
+  instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ', lotSize: 1, tickSize: 5 },
   side: 'B',
   quantity: 10,
   orderType: 'LMT',
@@ -59,7 +59,7 @@ describe('checkPlace', () => {
     ['a price outside the band', { price: 90_000 }, {}, {}, /outside the price band/],
     [
       'a quantity off the lot size',
-      { quantity: 70, instrument: { exchange: 'NFO', token: '1', symbol: 'X', lotSize: 75 } },
+      { quantity: 70, instrument: { exchange: 'NFO', token: 1, symbol: 'X', lotSize: 75 } },
       {},
       {},
       /lot size 75/,

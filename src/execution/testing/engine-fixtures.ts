@@ -25,7 +25,7 @@ export function placeIntent(
     kind: 'place',
     strategyId: 's1',
     id,
-    instrument: { exchange: 'NSE', token: '3045', symbol: 'SBIN-EQ' },
+    instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
     side: 'B',
     quantity: 1,
     orderType: 'MKT',

@@ -111,7 +111,7 @@ export function paperBrokerFor(
 /** An intent's instrument as the paper venue's terms (lot, tick). */
 export function describeTo(broker: PaperBroker): (instrument: Instrument) => void {
   return (instrument) =>
-    broker.describe(Number(instrument.token), {
+    broker.describe(instrument.token, {
       exchange: instrument.exchange,
       symbol: instrument.symbol,
       lotSize: instrument.lotSize ?? 1,
