@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { interval, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import type { CalendarStore } from '../calendar/calendar-store.ts';
 import { beforeClose$ } from '../calendar/schedules.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -7,9 +7,10 @@ import type { RunnerConfig } from '../config/config-schema.ts';
 import type { ExecutionEngine } from '../execution/execution-engine.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import { logMarketSummary } from './bot-summary.ts';
+import { sessionTicks$ } from './session-ticks.ts';
 import type { StrategyStatus } from './strategy-runner.ts';
 
-/** How often positions are marked and the kill switch checked, market time. */
+/** How often positions are marked and the kill switch checked while a session is open. */
 const RISK_MARK_MS = 5_000;
 
 /** What the kernel's timers act on. */
@@ -56,7 +57,7 @@ function squareOffBeforeClose(deps: ScheduleDeps): Subscription[] {
   ];
 }
 
-/** The periodic market summary and PnL lines (`logging.summaryIntervalSeconds`). */
+/** The periodic market summary and PnL lines (`logging.summaryIntervalSeconds`), in session. */
 function summaryEvery(deps: ScheduleDeps): Subscription[] {
   const seconds = deps.config.logging.summaryIntervalSeconds;
   if (seconds <= 0) return [];
@@ -71,16 +72,34 @@ function summaryEvery(deps: ScheduleDeps): Subscription[] {
     });
     deps.logPnl(log);
   };
-  return [interval(seconds * 1_000, deps.clock.scheduler).subscribe(tick)];
+  return [everyInSession(deps, seconds * 1_000).subscribe(tick)];
+}
+
+/**
+ * Every `periodMs` while a session is open (the calendar's), then once after each close
+ * and once after each IST midnight: prices do not move while the market is closed, so
+ * the ticks of nights, weekends and holidays would repeat the last one (in a backtest,
+ * they were most of the replay's steps). Ticks always while there is no calendar.
+ */
+function everyInSession(deps: ScheduleDeps, periodMs: number) {
+  const store = deps.calendarStore;
+  return sessionTicks$({
+    clock: deps.clock,
+    periodMs,
+    sessions: () => store.calendar,
+    changed$: store.calendar$,
+  });
 }
 
 /**
  * Marks positions and checks the kill switch on its own timer, whatever the logging
- * settings: unrealised losses must stop entries even between fills.
+ * settings: unrealised losses must stop entries even between fills. Every 5 s while a
+ * session is open, once after each close and after each IST midnight (the kill switch's
+ * first look of the day, before the open's prices move anything).
  */
 function riskMarks(deps: ScheduleDeps): Subscription[] {
   return [
-    interval(RISK_MARK_MS, deps.clock.scheduler).subscribe(() => deps.mark()),
+    everyInSession(deps, RISK_MARK_MS).subscribe(() => deps.mark()),
     // Intents deferred for want of a calendar go out once one arrives.
     deps.calendarStore.calendar$.subscribe(() => deps.engine.retryDeferred()),
   ];

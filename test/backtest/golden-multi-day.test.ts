@@ -18,15 +18,21 @@ const SHIFT_DAYS = [0, 3, 5];
  * nor the replay's step counts (those are meant to fall).
  */
 function resultText(r: BacktestResult): string {
-  return JSON.stringify({
-    intents: r.intents.map((i) => [i.at, i.strategyId, i.kind, i.id]),
-    fills: r.fills.map((f) => [f.at, f.intentId, f.side, f.quantity, f.price]),
-    orders: r.orders,
-    trades: r.trades,
-    equity: r.equity.map((p) => [p.at, p.equity, p.drawdown, p.exposure, p.open]),
-    summary: r.summary,
-    strategies: r.strategies,
-  });
+  // Tokens as text, whichever type the result carries them in: the pin is about values.
+  const tokenAsText = (key: string, value: unknown): unknown =>
+    key === 'token' ? String(value) : value;
+  return JSON.stringify(
+    {
+      intents: r.intents.map((i) => [i.at, i.strategyId, i.kind, i.id]),
+      fills: r.fills.map((f) => [f.at, f.intentId, f.side, f.quantity, f.price]),
+      orders: r.orders,
+      trades: r.trades,
+      equity: r.equity.map((p) => [p.at, p.equity, p.drawdown, p.exposure, p.open]),
+      summary: r.summary,
+      strategies: r.strategies,
+    },
+    tokenAsText,
+  );
 }
 
 const digest = (r: BacktestResult): string =>
