@@ -3,11 +3,13 @@ import type { z } from 'zod';
 import { LiveClock } from '../clock/live-clock.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
 import { DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MAX_MS } from './backoff.ts';
+import { type CandleRequest, candleCall } from './candle-request.ts';
 import type { Call, Method } from './interpret-answer.ts';
 import { DEFAULT_PACING_MARGIN_MS, Pacer } from './pacing/pacer.ts';
 import { RecordCache } from './record-cache.ts';
 import { expectAligned } from './reply-alignment.ts';
 
+import type { CandleRow } from './schemas/candle.ts';
 import {
   type OrderBookRecord,
   type OrderHistoryRecord,
@@ -299,6 +301,11 @@ export class TiqsClient {
     });
     expectAligned('greeks', tokens, data.length);
     return data;
+  }
+
+  /** Historical candles (`GET /candle/:exchange/:token/:interval`): a bare array of rows, paise. */
+  candles(request: CandleRequest, signal?: AbortSignal): Promise<CandleRow[]> {
+    return this.send(candleCall(request, signal));
   }
 
   // --- sending ------------------------------------------------------------------
