@@ -8,7 +8,7 @@ import { unknownKeyMessage } from '../config/suggest-key.ts';
 import { paramPlaceholdersOf, typeWholeValues } from '../config/typed-placeholders.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
 import { registerStrategyModuleHooks } from './strategy-module-hooks.ts';
-import { ensureTypeScriptLoader } from './typescript-loader.ts';
+import { compiledStrategy, ensureTypeScriptLoader } from './typescript-loader.ts';
 
 /** A strategy module could not be loaded, or its params are invalid. */
 export class StrategyLoadError extends Error {
@@ -32,7 +32,8 @@ export interface StrategySource {
 }
 
 /**
- * Imports a strategy module (TypeScript is compiled by tsx, loaded on first need), checks that its default
+ * Imports a strategy module (TypeScript from the strategy cache, compiled by esbuild, or
+ * else by tsx, loaded on first need), checks that its default
  * export is a strategy definition, and validates `overrides` against its params schema:
  * unknown keys at any depth are errors naming the nearest valid key, and whole-value
  * `${NAME}` placeholders take the type the schema wants. Errors name the strategy id,
@@ -52,10 +53,16 @@ export async function loadStrategy(
       : `${source.file}: strategies[${source.index}] (strategy "${id}", ${file})`;
   let mod: { default?: unknown };
   try {
-    // tsx first: the strategy hooks must run before it (see registerStrategyModuleHooks).
-    await ensureTypeScriptLoader(file);
-    registerStrategyModuleHooks();
-    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    const compiled = await compiledStrategy(file);
+    if (compiled !== undefined) {
+      if (compiled.needsHooks) registerStrategyModuleHooks();
+      mod = (await import(compiled.url)) as { default?: unknown };
+    } else {
+      // tsx first: the strategy hooks must run before it (see registerStrategyModuleHooks).
+      await ensureTypeScriptLoader(file);
+      registerStrategyModuleHooks();
+      mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    }
   } catch (err) {
     // Not found may mean the file or something it imports: only the first is "not found".
     const reason = existsSync(file)

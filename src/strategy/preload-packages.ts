@@ -7,13 +7,13 @@ const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s*)?['
 const BARE = /^(?![./]|[a-zA-Z][a-zA-Z0-9+.-]*:)/;
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-function packageName(specifier: string): string {
+export function packageName(specifier: string): string {
   const parts = specifier.split('/');
   return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
 }
 
 /** The folder whose node_modules holds `name` for a file in `dir`, if any. */
-function installedAt(name: string, dir: string): string | undefined {
+export function installedAt(name: string, dir: string): string | undefined {
   const { root } = parse(dir);
   for (let at = dir; ; at = dirname(at)) {
     if (existsSync(join(at, 'node_modules', name))) return at;

@@ -1,7 +1,11 @@
+import { existsSync } from 'node:fs';
 import { preloadPackages } from './preload-packages.ts';
+import { cachedStrategy, strategyCacheDir } from './strategy-cache.ts';
 
 /** File names tsx compiles: a strategy with one of these needs the TypeScript loader. */
 const TYPESCRIPT_FILE = /\.(?:[cm]?ts|tsx)$/;
+/** The framework runs compiled (from dist/), not as TypeScript under vitest or tsx. */
+const COMPILED = import.meta.url.endsWith('.js');
 
 let registering: Promise<void> | undefined;
 let registered = false;
@@ -11,15 +15,53 @@ export function typeScriptLoaderRegistered(): boolean {
   return registered;
 }
 
+/** A TypeScript strategy compiled into the cache, to import instead of its source. */
+export interface CompiledStrategy {
+  /** The compiled entry's file URL. */
+  url: string;
+  /** It imports local JavaScript files, whose own imports need the strategy module hooks. */
+  needsHooks: boolean;
+}
+
+/**
+ * The compiled form of a TypeScript strategy, from the strategy cache when it holds one
+ * made from the sources on disk now, else compiled by esbuild into it; `undefined` for a
+ * JavaScript strategy, where the framework itself runs as TypeScript, when the cache is
+ * off (`TIQS_RUNNER_CACHE_DIR=off`), or when the graph cannot be cached or esbuild fails
+ * (said in one line on stderr): the strategy is then loaded by tsx as before. A fresh
+ * cache starts neither tsx nor esbuild.
+ */
+export async function compiledStrategy(file: string): Promise<CompiledStrategy | undefined> {
+  const cacheDir = strategyCacheDir();
+  if (!TYPESCRIPT_FILE.test(file) || !COMPILED || cacheDir === undefined || !existsSync(file))
+    return undefined;
+  let found = cachedStrategy(cacheDir, file);
+  if (found === undefined) {
+    try {
+      const { compileStrategy } = await import('./compile-strategy.ts');
+      found = await compileStrategy(file, cacheDir);
+    } catch (err) {
+      const reason = ((err as Error).message ?? String(err)).split('\n')[0];
+      process.stderr.write(
+        `tiqs-runner: strategy ${file} not compiled into the cache (${reason}); loading it with tsx\n`,
+      );
+      return undefined;
+    }
+  }
+  // As tsx does: stack traces name the strategy's own lines (the cache keeps source maps).
+  process.setSourceMapsEnabled(true);
+  return found;
+}
+
 /**
  * Makes `import()` of a TypeScript strategy file work, once per thread. The framework
  * itself runs compiled, so tsx (and esbuild behind it) is loaded only here, when the
- * first TypeScript strategy is; a JavaScript strategy never pays for it. Where the
- * framework itself runs as TypeScript (vitest, or benches under `--import tsx`), a
- * loader is already in place and nothing is registered.
+ * first TypeScript strategy is that the strategy cache could not serve; a JavaScript
+ * strategy never pays for it. Where the framework itself runs as TypeScript (vitest, or
+ * benches under `--import tsx`), a loader is already in place and nothing is registered.
  */
 export function ensureTypeScriptLoader(file: string): Promise<void> {
-  if (!TYPESCRIPT_FILE.test(file) || !import.meta.url.endsWith('.js')) return Promise.resolve();
+  if (!TYPESCRIPT_FILE.test(file) || !COMPILED) return Promise.resolve();
   registering ??= (async () => {
     // Once loader hooks are registered, every module loaded after pays a round trip to
     // the hooks thread, and the framework's public entry (what strategies import) is

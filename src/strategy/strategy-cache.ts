@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { installedAt } from './preload-packages.ts';
+
+/** Bumped when the cache's layout or the compiled output's shape changes. */
+export const CACHE_FORMAT = 1;
+
+/** The runner's own folder (this file sits two levels below it, in src/ or dist/). */
+export const RUNNER_ROOT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+
+/** A package a compiled file imports, as it was found when compiled. */
+export interface PackageUse {
+  /** The package's name (`rxjs`, `@scope/name`). */
+  name: string;
+  /** The folder of the file importing it. */
+  from: string;
+  /** Digest of the package.json found from `from` (the runner's copy when none is near). */
+  manifest: string;
+}
+
+/** What one strategy's compiled graph was made from, stored beside the compiled files. */
+export interface CacheManifest {
+  format: number;
+  /** esbuild's version and the runner's folder: the compiled files embed the runner's paths. */
+  key: string;
+  /** The compiled entry, a file name in the cache folder. */
+  entry: string;
+  /** Every local source compiled into the graph, with its content digest. */
+  files: { path: string; digest: string }[];
+  packages: PackageUse[];
+  /** The graph imports local JavaScript files, which need the strategy module hooks. */
+  needsHooks: boolean;
+}
+
+/** SHA-256 of a text, hex. */
+export function digestOf(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The folder compiled strategies are kept in: `TIQS_RUNNER_CACHE_DIR`, else
+ * `node_modules/.cache/tiqs-runner/strategies` in the runner's folder (the usual place
+ * for a package's cache; `npm ci` clears it). `undefined` when the variable is `off`.
+ */
+export function strategyCacheDir(): string | undefined {
+  const dir = process.env.TIQS_RUNNER_CACHE_DIR;
+  if (dir === 'off') return undefined;
+  return dir || join(RUNNER_ROOT, 'node_modules', '.cache', 'tiqs-runner', 'strategies');
+}
+
+let esbuildVersion: string | undefined;
+
+/** What every manifest must match: the cache format, esbuild's version, the runner's folder. */
+export function cacheKey(): string {
+  esbuildVersion ??= (
+    JSON.parse(readFileSync(join(RUNNER_ROOT, 'node_modules/esbuild/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+  return `${CACHE_FORMAT}:${esbuildVersion}:${RUNNER_ROOT}`;
+}
+
+/** The manifest's file for a strategy entry. */
+export function manifestFile(cacheDir: string, entry: string): string {
+  return join(cacheDir, `${digestOf(entry)}.json`);
+}
+
+/** The package.json a file in `from` gets `name` from: its nearest copy, else the runner's. */
+export function packageManifestOf(name: string, from: string): string | undefined {
+  const at = installedAt(name, from) ?? installedAt(name, RUNNER_ROOT);
+  const file = at === undefined ? undefined : join(at, 'node_modules', name, 'package.json');
+  return file !== undefined && existsSync(file) ? file : undefined;
+}
+
+function readDigest(path: string): string | undefined {
+  try {
+    return digestOf(readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The digest of the package.json `name` resolves to from `from`, if any. */
+export function packageDigest(name: string, from: string): string | undefined {
+  const file = packageManifestOf(name, from);
+  return file === undefined ? undefined : readDigest(file);
+}
+
+/**
+ * The compiled entry of a strategy, when the cache holds one made from exactly the
+ * sources on disk now: every local file's content, every imported package's
+ * package.json (a package installed, moved or upgraded), esbuild's version and the
+ * runner's folder must match. Reads and hashes a few small files; loads no compiler.
+ */
+export function cachedStrategy(
+  cacheDir: string,
+  entry: string,
+): { url: string; needsHooks: boolean } | undefined {
+  let manifest: CacheManifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile(cacheDir, entry), 'utf8')) as CacheManifest;
+  } catch {
+    return undefined;
+  }
+  if (manifest.format !== CACHE_FORMAT || manifest.key !== cacheKey()) return undefined;
+  const compiled = join(cacheDir, manifest.entry);
+  if (!existsSync(compiled)) return undefined;
+  for (const { path, digest } of manifest.files) if (readDigest(path) !== digest) return undefined;
+  for (const p of manifest.packages)
+    if (packageDigest(p.name, p.from) !== p.manifest) return undefined;
+  return { url: pathToFileURL(compiled).href, needsHooks: manifest.needsHooks };
+}
+
+/** Writes a file whole or not at all (a concurrent reader never sees half of it). */
+export function writeAtomically(path: string, text: string): void {
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, text);
+  renameSync(partial, path);
+}

@@ -1,0 +1,130 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The compiled framework (dist/, built by the global setup) loading TypeScript strategies
+// through the strategy cache, in plain `node` children as the CLI does: each child is a
+// fresh process, so a second child finds only what the first left in the cache folder.
+const root = resolve('.');
+const dist = (path: string) => JSON.stringify(join(root, 'dist', path));
+
+interface Probe {
+  names: string[];
+  /** Whether tsx's loader was registered in the child. */
+  tsx: boolean;
+  values: unknown[];
+  stderr: string;
+}
+
+/** Loads `files` (in order) in a fresh child with the cache in `cacheDir`. */
+function load(cacheDir: string, ...files: string[]): Probe {
+  const script = `
+    const { loadStrategy } = await import(${dist('strategy/load-strategy.js')});
+    const { typeScriptLoaderRegistered } = await import(${dist('strategy/typescript-loader.js')});
+    const { TradingCalendar } = await import(${dist('calendar/trading-calendar.js')});
+    const rxjs = await import('rxjs');
+    const names = [];
+    const values = [];
+    for (const file of ${JSON.stringify(files)}) {
+      const loaded = await loadStrategy('s', file, {}, '/');
+      names.push(loaded.definition.name);
+      const probe = loaded.definition.probe ?? {};
+      values.push({
+        ...probe,
+        calendar: probe.calendar === undefined ? undefined : probe.calendar === TradingCalendar,
+        of: probe.of === undefined ? undefined : probe.of === rxjs.of,
+      });
+    }
+    process.stdout.write(JSON.stringify({ names, tsx: typeScriptLoaderRegistered(), values }));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root, // the script's own import of rxjs finds the runner's
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, TIQS_RUNNER_CACHE_DIR: cacheDir },
+  });
+  if (child.status !== 0) throw new Error(`child failed: ${child.stderr}`);
+  const out = child.stdout;
+  const stderr = child.stderr;
+  return { ...(JSON.parse(out) as Omit<Probe, 'stderr'>), stderr };
+}
+
+const src = JSON.stringify(join(root, 'src/index.ts'));
+
+function strategy(name: string, extra = '', probe = '{}'): string {
+  return [
+    `import { defineStrategy, z } from ${src};`,
+    "import { EMPTY } from 'rxjs';",
+    extra,
+    `const def = defineStrategy({ name: ${JSON.stringify(name)}, params: z.object({}), setup: () => EMPTY });`,
+    `export default Object.assign(def, { probe: ${probe} });`,
+  ].join('\n');
+}
+
+describe('strategy cache (compiled framework)', () => {
+  it('compiles once, then loads from the cache without tsx, sharing the framework and packages', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    const cache = join(dir, 'cache');
+    writeFileSync(
+      join(dir, 'helper.ts'),
+      'export const shared: { n: number } = { n: 1 };\nexport const label = (s: string): string => `<${s}>`;\n',
+    );
+    const extra = [
+      "import * as pkg from 'tiqs-runner';",
+      "import { of } from 'rxjs';",
+      "import { label, shared } from './helper.ts';",
+    ].join('\n');
+    const probe = '{ calendar: pkg.TradingCalendar, of, label: label("a"), shared }';
+    writeFileSync(join(dir, 'a.ts'), strategy('a', extra, probe));
+    writeFileSync(
+      join(dir, 'b.ts'),
+      strategy('b', "import { shared } from './helper.ts';", '{ sharedB: shared }'),
+    );
+
+    const first = load(cache, join(dir, 'a.ts'), join(dir, 'b.ts'));
+    expect(first.names).toEqual(['a', 'b']);
+    expect(first.tsx).toBe(false);
+    expect(first.values[0]).toMatchObject({ calendar: true, of: true, label: '<a>' });
+    const manifests = readdirSync(cache).filter((f) => f.endsWith('.json'));
+    expect(manifests).toHaveLength(2);
+    const written = statSync(join(cache, manifests[0] as string)).mtimeMs;
+
+    const second = load(cache, join(dir, 'a.ts'), join(dir, 'b.ts'));
+    expect(second.names).toEqual(['a', 'b']);
+    expect(second.tsx).toBe(false);
+    expect(second.values[0]).toMatchObject({ calendar: true, of: true, label: '<a>' });
+    // Nothing compiled again: the manifest is as the first run wrote it.
+    expect(statSync(join(cache, manifests[0] as string)).mtimeMs).toBe(written);
+  });
+
+  it('never loads old code: a changed strategy or a changed helper it imports is compiled again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    const cache = join(dir, 'cache');
+    const file = join(dir, 's.ts');
+    writeFileSync(join(dir, 'helper.ts'), 'export const version = 1;\n');
+    const body = (name: string) =>
+      strategy(name, "import { version } from './helper.ts';", '{ version }');
+    writeFileSync(file, body('first'));
+    expect(load(cache, file)).toMatchObject({ names: ['first'], values: [{ version: 1 }] });
+    // Same length: only the content differs.
+    writeFileSync(file, body('secnd'));
+    expect(load(cache, file)).toMatchObject({ names: ['secnd'], values: [{ version: 1 }] });
+    writeFileSync(join(dir, 'helper.ts'), 'export const version = 2;\n');
+    expect(load(cache, file)).toMatchObject({ names: ['secnd'], values: [{ version: 2 }] });
+  });
+
+  it('leaves a strategy that needs its own location to tsx, saying so', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    const cache = join(dir, 'cache');
+    const file = join(dir, 'where.ts');
+    writeFileSync(file, strategy('where', '', '{ url: import.meta.url }'));
+    const probe = load(cache, file);
+    expect(probe.tsx).toBe(true);
+    // Under tsx, import.meta.url is the strategy's own file, not a file in the cache.
+    expect(probe.values[0]).toMatchObject({ url: `file://${file}` });
+    expect(probe.stderr).toContain(`strategy ${file} not compiled into the cache (`);
+    expect(probe.stderr).toContain('loading it with tsx');
+  });
+});
