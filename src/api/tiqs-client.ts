@@ -4,6 +4,7 @@ import { LiveClock } from '../clock/live-clock.ts';
 import type { QuoteMode, Variety } from '../domain/order-params.ts';
 import { DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MAX_MS } from './backoff.ts';
 import { type CandleRequest, candleCall } from './candle-request.ts';
+import { instrumentMasterCall } from './instrument-master-call.ts';
 import type { Call, Method } from './interpret-answer.ts';
 import { DEFAULT_PACING_MARGIN_MS, Pacer } from './pacing/pacer.ts';
 import { RecordCache } from './record-cache.ts';
@@ -255,6 +256,11 @@ export class TiqsClient {
   /** Holidays and special sessions of the current year (`GET /info/holidays`). */
   holidays(signal?: AbortSignal): Promise<Holidays> {
     return this.read('holidays', 'GET', '/info/holidays', holidaysSchema, signal);
+  }
+
+  /** The instrument master's CSV text (`GET /all`; see `instrument-master-csv.ts` to read it). */
+  instrumentMaster(signal?: AbortSignal): Promise<string> {
+    return this.send(instrumentMasterCall(signal));
   }
 
   /** Exchange indexes (`GET /info/index-list`). */

@@ -15,6 +15,7 @@ import type { RecordKind } from '../recording/record-format.ts';
 import { RecordReader } from '../recording/record-reader.ts';
 import { RecordingError } from '../recording/recording-error.ts';
 import type { RecordingSet } from '../recording/recording-set.ts';
+import { recordedInstrumentMaster } from './recorded-instrument-master.ts';
 
 /** Where the records of one kind and token are: time, and offset in which file. */
 interface Series {
@@ -66,6 +67,8 @@ export class ReplaySource implements MarketSource {
   private index: Promise<Index> | undefined;
   /** Quotes and greeks answered so far. */
   served = 0;
+  /** Why the instrument master is not the recording's own, once one was asked for. */
+  instrumentMasterNote: string | undefined;
 
   constructor(
     readonly recording: Recording | RecordingSet,
@@ -145,6 +148,14 @@ export class ReplaySource implements MarketSource {
       );
     }
     return structuredClone(snap.entries);
+  }
+
+  /** The master saved beside the recording, else the simulator's (see `instrumentMasterNote`). */
+  async instrumentMaster(): Promise<string> {
+    const parts = 'parts' in this.recording ? this.recording.parts : [this.recording];
+    const found = await recordedInstrumentMaster(parts, this.recording.meta, this.clock.now());
+    this.instrumentMasterNote = found.note;
+    return found.csv;
   }
 
   private indexed(): Promise<Index> {

@@ -1,5 +1,6 @@
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketSource } from '../market-data/market-source.ts';
+import { instrumentMasterFile } from '../sim/market/instrument-master-file.ts';
 import type { SimExchange } from '../sim/sim-exchange.ts';
 
 /**
@@ -19,6 +20,7 @@ export function simExchangeSource(exchange: SimExchange): MarketSource {
       exchange.quotes(mode, tokens),
     greeks: async (tokens) => exchange.greeks(tokens),
     holidays: async () => exchange.holidays(),
+    instrumentMaster: async () => instrumentMasterFile(exchange.market.universe),
     optionChainSymbols: async () => exchange.optionChainSymbols(),
     optionChain: async (request) => exchange.optionChain(request),
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instrumentsConfigSchema } from './instruments-config-schema.ts';
 
 // Every object is strict: an unknown key (a typo such as `dailyMaxLos`) is an error,
 // never silently dropped in favour of a default.
@@ -131,6 +132,7 @@ export const runnerConfigSchema = z.strictObject({
   execution: executionConfigSchema.prefault({}),
   recording: recordingConfigSchema.prefault({}),
   paper: paperConfigSchema.prefault({}),
+  instruments: instrumentsConfigSchema.prefault({}),
   state: z
     .object({
       dir: z.string().min(1).default('var/state'),

@@ -1,6 +1,7 @@
 import type { Paise } from './money.ts';
 import type {
   Exchange,
+  OptionType,
   OrderType,
   Product,
   TransactionType,
@@ -26,6 +27,14 @@ export interface Instrument {
   lotSize?: number;
   /** Tick size in paise. Default 5 (₹0.05). */
   tickSize?: Paise;
+  /** Digits after the decimal point of a rupee price (instrument master). */
+  pricePrecision?: number;
+  /** Derivatives: expiry as the instrument master writes it (the simulator: `DD-MON-YYYY`). */
+  expiry?: string;
+  /** Options: strike price in paise. */
+  strike?: Paise;
+  /** Options: call or put. */
+  optionType?: OptionType;
 }
 
 /** What to do with an intent that arrives while the market is closed. */

@@ -10,5 +10,12 @@ import type { QuoteSource } from './quote-source.ts';
 export type MarketSource = QuoteSource &
   OptionChainSource & {
     holidays(signal?: AbortSignal): Promise<Holidays>;
+    /**
+     * The instrument master's CSV text (`GET /all`). Optional: a source without one gives
+     * strategies a master that misses every lookup.
+     */
+    instrumentMaster?(signal?: AbortSignal): Promise<string>;
+    /** Why that master is not the service's own (a recording without one), once loaded. */
+    readonly instrumentMasterNote?: string | undefined;
     setCredentials?(credentials: Credentials): void;
   };

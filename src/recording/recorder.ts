@@ -17,6 +17,9 @@ import type { MarketSource } from '../market-data/market-source.ts';
 import { RecordWriter } from './record-writer.ts';
 import type { RecordingMeta } from './recording-meta.ts';
 
+/** File name of the instrument master saved beside a recording's quotes. */
+export const INSTRUMENT_MASTER_FILE = 'instruments.csv';
+
 /** An instrument the recorder keeps polled even when no strategy asks for it. */
 export interface RecordedInstrument {
   token: number;
@@ -137,6 +140,15 @@ export class Recorder {
         return entries;
       },
     };
+    if (source.instrumentMaster !== undefined) {
+      const fetchMaster = source.instrumentMaster.bind(source);
+      // Saved beside the quotes: the backtest of this day looks instruments up in it.
+      tapped.instrumentMaster = async (signal?: AbortSignal): Promise<string> => {
+        const csv = await fetchMaster(signal);
+        if (!this.closed) writeFileSync(join(this.options.dir, INSTRUMENT_MASTER_FILE), csv);
+        return csv;
+      };
+    }
     if (source.setCredentials !== undefined) {
       const set = source.setCredentials.bind(source);
       tapped.setCredentials = (c) => set(c);

@@ -12,11 +12,13 @@ import type { Broker } from '../execution/broker.ts';
 import type { ExecutionEngine } from '../execution/execution-engine.ts';
 import type { ShutdownReport } from '../execution/run-shutdown.ts';
 import { untilAborted } from '../execution/until-aborted.ts';
+import type { InstrumentMasterStore } from '../market-data/instruments/instrument-master-store.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { Recorder } from '../recording/recorder.ts';
 import { loadStrategy } from '../strategy/load-strategy.ts';
 import { logStrategyPnl } from './bot-summary.ts';
 import { engineOverParts } from './engine-over-parts.ts';
+import { instrumentMasterFor, loadInstrumentMaster } from './instrument-master-for.ts';
 import { startKernelSchedules } from './kernel-schedules.ts';
 import { logShutdownReport } from './log-shutdown-report.ts';
 import type { KernelOptions, ModeParts } from './modes/mode-parts.ts';
@@ -61,6 +63,11 @@ export class Kernel {
   readonly broker: Broker;
   /** Records the source's answers when recording is on (see `src/recording/recorder.ts`). */
   readonly recorder: Recorder | undefined;
+  /**
+   * The instrument master (`ctx.instruments`), loaded by {@link start} before strategies'
+   * `setup`; until then it misses. `byToken(token)?.exchange` names a token's exchange.
+   */
+  readonly instruments: InstrumentMasterStore;
 
   private constructor(built: KernelParts) {
     this.config = built.config;
@@ -74,6 +81,7 @@ export class Kernel {
     this.bus = this.parts.feed;
     this.broker = this.parts.broker;
     this.recorder = this.parts.recorder;
+    this.instruments = instrumentMasterFor(this.parts, this.config, this.logger);
   }
 
   /** Builds every component for the options; nothing runs until {@link start}. */
@@ -103,6 +111,9 @@ export class Kernel {
     // A stop that came while starting wins: nothing more is started.
     if (this.stopping !== undefined) return;
     const calendar = this.calendarStore.calendar;
+    // Strategies look instruments up synchronously in `setup`: the master comes first.
+    await loadInstrumentMaster(this.instruments, this.parts.quoteSource, this.config, log);
+    if (this.stopping !== undefined) return;
     if (calendar === undefined) {
       log.error(
         { status },
@@ -208,6 +219,7 @@ export class Kernel {
       engine: this.engine,
       positions$: this.positions$,
       logger: this.logger,
+      instruments: this.instruments,
       route: (intent: OrderIntent, strategyId: string) => {
         this.intents.next({ ...intent, strategyId, at: this.clock.now() });
         if (intent.kind === 'place') this.parts.describe(intent.instrument);

@@ -6,6 +6,7 @@ import type { Clock } from '../clock/clock.ts';
 import type { OrderIntent } from '../domain/intents.ts';
 import type { Position } from '../domain/order-events.ts';
 import type { ExecutionEngine } from '../execution/execution-engine.ts';
+import type { InstrumentLookup } from '../market-data/instruments/instrument-master.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { MarketSource } from '../market-data/market-source.ts';
 import { resolveOptionChain } from '../market-data/options/option-chain-resolver.ts';
@@ -28,6 +29,8 @@ export interface StrategyWiring {
   engine: ExecutionEngine;
   positions$: Observable<Position[]>;
   logger: Logger;
+  /** The instrument master (`ctx.instruments`); none: every lookup misses. */
+  instruments?: InstrumentLookup;
   /** A checked intent of `strategyId`, to be routed (recorded, described, submitted). */
   route(intent: OrderIntent, strategyId: string): void;
 }
@@ -78,6 +81,7 @@ export class StrategyRunner {
         orderEvents$: engine.events$,
         positions$: wiring.positions$,
         logger: wiring.logger,
+        instruments: wiring.instruments,
         // Automatic ids continue after those the journal remembers (restarts).
         intentSeq: lastAutoIdNumber(engine.orders(id).map((o) => o.intentId)),
       });

@@ -10,6 +10,10 @@ import {
 import type { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { OrderEvent, Position } from '../domain/order-events.ts';
+import {
+  type InstrumentLookup,
+  InstrumentMaster,
+} from '../market-data/instruments/instrument-master.ts';
 import { IntentFactory } from './intent-factory.ts';
 import type { MarketView, OptionsView, StrategyContext } from './strategy-context.ts';
 
@@ -30,6 +34,8 @@ export interface ContextDeps {
   logger: Logger;
   /** Automatic intent ids start after this number (restarts: the journal's highest). */
   intentSeq?: number;
+  /** The instrument master; none: `ctx.instruments` misses every lookup. */
+  instruments?: InstrumentLookup | undefined;
 }
 
 /** Builds a {@link StrategyContext}; the same code serves live, paper, backtest and tests. */
@@ -53,5 +59,6 @@ export function buildContext<P>(deps: ContextDeps): StrategyContext<P> {
     positions$: deps.positions$.pipe(map((ps) => ps.filter((p) => p.strategyId === strategyId))),
     log: deps.logger.child({ strategy: strategyId }),
     intents: new IntentFactory(deps.intentSeq ?? 0),
+    instruments: deps.instruments ?? InstrumentMaster.empty(),
   };
 }

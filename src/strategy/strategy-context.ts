@@ -6,6 +6,7 @@ import type { Clock } from '../clock/clock.ts';
 import type { OrderEvent, Position } from '../domain/order-events.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { HealthEvent } from '../market-data/health.ts';
+import type { InstrumentLookup } from '../market-data/instruments/instrument-master.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
 import type {
   ResolveChainRequest,
@@ -100,4 +101,14 @@ export interface StrategyContext<P = unknown> {
   readonly log: Logger;
   /** Builders of intents with ids scoped to this strategy. */
   readonly intents: IntentFactory;
+  /**
+   * The service's instrument master, loaded before `setup`: synchronous lookups by symbol
+   * or token, `undefined` on a miss.
+   *
+   * @example
+   * ```ts
+   * const sbin = ctx.instruments.lookup({ exchange: 'NSE', symbol: 'SBIN-EQ' });
+   * ```
+   */
+  readonly instruments: InstrumentLookup;
 }

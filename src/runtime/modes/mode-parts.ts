@@ -70,6 +70,8 @@ export interface ModeParts {
   journal: Journal;
   /** Records the source's answers when recording is on (see `src/recording/recorder.ts`). */
   recorder: Recorder | undefined;
+  /** The state folder, for caches (the instrument master's); none in a backtest. */
+  stateDir?: string;
   /** Tells the venue an instrument's lot and tick before an order in it (paper fills need them). */
   describe(instrument: Instrument): void;
   /** Hands new credentials to whatever talks to the service (nothing in a replay). */

@@ -6,8 +6,10 @@ import {
 import { quoteRequestSchema } from '../../api/schemas/quote-request.ts';
 import { optionChainRequestSchema, tokenListSchema } from '../../api/schemas/utilities.ts';
 import { QUOTE_MODES, type QuoteMode, VARIETIES, type Variety } from '../../domain/order-params.ts';
+import { instrumentMasterFile } from '../market/instrument-master-file.ts';
 import { badRequest } from '../sim-error.ts';
 import type { SimExchange } from '../sim-exchange.ts';
+import { RawAnswer } from './raw-answer.ts';
 import type { RouteId } from './route-table.ts';
 
 /** What {@link dispatch} needs besides the exchange. */
@@ -97,6 +99,12 @@ export function dispatch(
       return exchange.optionChain(parse(optionChainRequestSchema, body));
     case 'greeks':
       return exchange.greeks(tokens());
+    case 'instrumentMaster':
+      // "probably application/octet-stream" (api-facts.md): the client must not rely on it.
+      return new RawAnswer(
+        instrumentMasterFile(exchange.market.universe),
+        'application/octet-stream',
+      );
   }
 }
 

@@ -13,6 +13,7 @@ export const ROUTE_IDS = [
   'optionChainSymbols',
   'optionChain',
   'greeks',
+  'instrumentMaster',
 ] as const;
 /** One operation of spec §4. */
 export type RouteId = (typeof ROUTE_IDS)[number];
@@ -37,6 +38,8 @@ const TABLE: Table = [
   [/^\/info\/option-chain-symbols$/, { GET: 'optionChainSymbols' }],
   [/^\/info\/option-chain$/, { POST: 'optionChain' }],
   [/^\/info\/greeks$/, { POST: 'greeks' }],
+  // Beyond the spec (api-facts.md, "Instrument master"): a CSV file, not an envelope.
+  [/^\/all$/, { GET: 'instrumentMaster' }],
 ];
 
 /**

@@ -11,6 +11,7 @@ import { ADMIN_PREFIX, serveAdmin } from './admin-routes.ts';
 import { BODIED_ROUTES, dispatch } from './dispatch.ts';
 import { type FaultAction, FaultInjector, type FaultSettings } from './fault-injector.ts';
 import { redirectResponse, stallResponse, trickleResponse } from './fault-responses.ts';
+import { RawAnswer } from './raw-answer.ts';
 import { matchRoute, type RouteId } from './route-table.ts';
 import { checkCredentials, DEFAULT_SIM_CREDENTIALS, type SimCredentials } from './sim-auth.ts';
 import { DEFAULT_SIM_RATE_LIMITS, SimRateLimiter, type SimRateLimits } from './sim-rate-limiter.ts';
@@ -211,7 +212,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (route === 'quotes' && Array.isArray(body)) stats.recordAsked(body);
     const data = dispatch(exchange, route, match.params, body, { maxTokensPerRequest });
     if (route === 'placeOrder' && faults.takeLostOrderResponse()) return drop(req);
-    const answer = JSON.stringify({ data, status: 'success' });
+    // A file (the instrument master) goes out as it is, outside the envelope.
+    const file = data instanceof RawAnswer ? data : undefined;
+    const answer = file?.body ?? JSON.stringify({ data, status: 'success' });
     // Stalled and trickled answers come after the work: the outcome exists, unseen.
     if (action === 'stall' || action === 'trickle') {
       stats.recordResponse(200);
@@ -221,7 +224,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     if (route === 'quote') stats.recordServed([(body as { token: number }).token]);
     if (route === 'quotes') stats.recordServed(body as number[]);
-    send(res, 200, answer);
+    send(res, 200, answer, file === undefined ? {} : { 'content-type': file.contentType });
   };
 
   const server = createServer((req, res) => {

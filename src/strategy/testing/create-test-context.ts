@@ -7,6 +7,7 @@ import { VirtualClock } from '../../clock/virtual-clock.ts';
 import type { OrderEvent, Position } from '../../domain/order-events.ts';
 import type { QuoteMode } from '../../domain/order-params.ts';
 import type { HealthEvent } from '../../market-data/health.ts';
+import type { InstrumentLookup } from '../../market-data/instruments/instrument-master.ts';
 import type { MarketGreeks, MarketQuote } from '../../market-data/market-quote.ts';
 import {
   type OptionChainSource,
@@ -50,6 +51,8 @@ export function createTestContext<P>(options: {
   start: number;
   /** Answers option-chain lookups; default: none listed. */
   optionChains?: OptionChainSource;
+  /** `ctx.instruments` (e.g. `new InstrumentMaster([...])`); default: every lookup misses. */
+  instruments?: InstrumentLookup;
 }): TestContext<P> {
   const clock = new VirtualClock(options.start);
   const quotes = new Subject<MarketQuote>();
@@ -69,6 +72,7 @@ export function createTestContext<P>(options: {
     );
 
   const ctx = buildContext<P>({
+    instruments: options.instruments,
     strategyId: options.strategyId,
     params: options.params,
     clock,

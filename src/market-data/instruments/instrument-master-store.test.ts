@@ -1,0 +1,129 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RefusedError } from '../../api/errors/refused-error.ts';
+import { DEFAULT_INSTRUMENT_MASTER_FORMAT } from '../../api/instrument-master-csv.ts';
+import { VirtualClock } from '../../clock/virtual-clock.ts';
+import { InstrumentMasterStore } from './instrument-master-store.ts';
+
+const HEADER = 'Exchange,Token,Symbol,LotSize,TickSize';
+const DAY1 = `${HEADER}\nNSE,3045,SBIN-EQ,1,5\n`;
+const DAY2 = `${HEADER}\nNSE,3045,SBIN-EQ,1,5\nNSE,1594,INFY-EQ,1,5\n`;
+/** 23:50 IST on Monday 5 Jan 2026. */
+const MON_2350_IST = Date.parse('2026-01-05T18:20:00Z');
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'master-store-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Logged {
+  level: string;
+  msg: string;
+}
+
+function storeOver(clock: VirtualClock, answers: Array<string | Error>) {
+  const logs: Logged[] = [];
+  let fetches = 0;
+  const log = (level: string) => (_obj: unknown, msg?: string) =>
+    logs.push({ level, msg: msg ?? '' });
+  const store = new InstrumentMasterStore({
+    clock,
+    fetchCsv: async () => {
+      const answer = answers[Math.min(fetches, answers.length - 1)] ?? new Error('none');
+      fetches += 1;
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+    format: DEFAULT_INSTRUMENT_MASTER_FORMAT,
+    cacheDir: dir,
+    logger: { info: log('info'), warn: log('warn'), error: log('error') } as never,
+  });
+  return { store, logs, fetches: () => fetches };
+}
+
+const notFound = () =>
+  new RefusedError('instrumentMaster: refused by the service (HTTP 404 NotFoundError): No route', {
+    operation: 'instrumentMaster',
+    status: 404,
+    errorCode: 'NotFoundError',
+    serviceMessage: 'No route',
+  });
+
+describe('InstrumentMasterStore', () => {
+  it('fetches once per IST day: a restart the same day reads the cache, the next day fetches anew', async () => {
+    const clock = new VirtualClock(MON_2350_IST);
+    const first = storeOver(clock, [DAY1]);
+    expect(await first.store.load()).toMatchObject({
+      origin: 'service',
+      day: '2026-01-05',
+      instruments: 1,
+    });
+    expect(await readdir(dir)).toEqual(['instruments-2026-01-05.csv']);
+
+    // A restart at 23:59 IST the same day: no request.
+    clock.advanceBy(9 * 60_000);
+    const restart = storeOver(clock, [new Error('must not be asked')]);
+    expect(await restart.store.load()).toMatchObject({ origin: 'cache', day: '2026-01-05' });
+    expect(restart.fetches()).toBe(0);
+    expect(restart.store.lookup({ exchange: 'NSE', symbol: 'sbin-eq' })?.token).toBe(3045);
+
+    // 00:01 IST the next day (18:31 UTC, still the 5th in UTC): a new day's master.
+    clock.advanceBy(2 * 60_000);
+    const nextDay = storeOver(clock, [DAY2]);
+    expect(await nextDay.store.load()).toMatchObject({
+      origin: 'service',
+      day: '2026-01-06',
+      instruments: 2,
+    });
+    expect(nextDay.fetches()).toBe(1);
+    expect(await readdir(dir)).toEqual(['instruments-2026-01-06.csv']);
+    expect(await readFile(join(dir, 'instruments-2026-01-06.csv'), 'utf8')).toBe(DAY2);
+  });
+
+  it('reloads in the background on the first lookup of a new day; the old master answers meanwhile', async () => {
+    const clock = new VirtualClock(MON_2350_IST);
+    const { store, fetches } = storeOver(clock, [DAY1, DAY2]);
+    await store.load();
+    expect(store.byToken(1594)).toBeUndefined();
+    // 00:01 IST: this lookup starts the reload, and the next one still sees yesterday's master.
+    clock.advanceBy(11 * 60_000);
+    expect(store.byToken(1594)).toBeUndefined();
+    expect(store.byToken(1594)).toBeUndefined();
+    await store.load();
+    expect(fetches()).toBe(2);
+    expect(store.byToken(1594)?.symbol).toBe('INFY-EQ');
+    expect(store.status.day).toBe('2026-01-06');
+  });
+
+  it('ignores a corrupt cache with a warning and fetches again', async () => {
+    const clock = new VirtualClock(MON_2350_IST);
+    await writeFile(join(dir, 'instruments-2026-01-05.csv'), 'garbage,"\n');
+    const { store, logs, fetches } = storeOver(clock, [DAY1]);
+    expect(await store.load()).toMatchObject({ origin: 'service', instruments: 1 });
+    expect(fetches()).toBe(1);
+    expect(logs).toContainEqual({
+      level: 'warn',
+      msg: 'instrument master: cached copy is unreadable; ignored, fetching again',
+    });
+  });
+
+  it("on a 404 falls back to an earlier day's copy, else misses every lookup and says why", async () => {
+    const clock = new VirtualClock(MON_2350_IST);
+    const none = storeOver(clock, [notFound()]);
+    const status = await none.store.load();
+    expect(status).toMatchObject({ origin: 'none', instruments: 0 });
+    expect(status.problem).toContain('HTTP 404');
+    expect(none.store.byToken(3045)).toBeUndefined();
+    expect(none.logs.map((l) => l.level)).toContain('error');
+
+    await writeFile(join(dir, 'instruments-2026-01-02.csv'), DAY1);
+    const stale = storeOver(clock, [notFound()]);
+    expect(await stale.store.load()).toMatchObject({ origin: 'stale-cache', day: '2026-01-02' });
+    expect(stale.store.byToken(3045)?.symbol).toBe('SBIN-EQ');
+  });
+});

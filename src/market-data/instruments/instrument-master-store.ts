@@ -1,0 +1,209 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import {
+  type InstrumentMasterFormat,
+  type ParsedInstrumentMaster,
+  parseInstrumentMaster,
+} from '../../api/instrument-master-csv.ts';
+import type { Clock } from '../../clock/clock.ts';
+import type { Instrument } from '../../domain/intents.ts';
+import { toIstIso } from '../../domain/ist.ts';
+import type { Exchange } from '../../domain/order-params.ts';
+import { type InstrumentLookup, InstrumentMaster } from './instrument-master.ts';
+
+/** Where the master in use came from. */
+export type InstrumentMasterOrigin = 'cache' | 'service' | 'stale-cache' | 'none';
+
+/** What {@link InstrumentMasterStore.load} found. */
+export interface InstrumentMasterStatus {
+  origin: InstrumentMasterOrigin;
+  /** The IST day (`YYYY-MM-DD`) of the master in use, if any. */
+  day: string | undefined;
+  instruments: number;
+  /** Why the service's master could not be had (origin `stale-cache` or `none`). */
+  problem?: string;
+}
+
+/** Options of {@link InstrumentMasterStore}. */
+export interface InstrumentMasterStoreOptions {
+  clock: Clock;
+  /** The master's CSV text (`GET /all`, or a recording's copy). */
+  fetchCsv(signal?: AbortSignal): Promise<string>;
+  format: InstrumentMasterFormat;
+  /** Folder of the daily cache (`instruments-YYYY-MM-DD.csv`); none: no cache. */
+  cacheDir?: string | undefined;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+}
+
+const FILE = /^instruments-(\d{4}-\d{2}-\d{2})\.csv$/;
+
+/** The IST calendar day of `ms`, `YYYY-MM-DD`. */
+const istDay = (ms: number): string => toIstIso(ms).slice(0, 10);
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The instrument master, fetched once per IST day and cached in the state folder: a
+ * restart the same day reads the cached file, the first load of a new day fetches again.
+ * A cache that cannot be read is ignored with a warning. When the service cannot give a
+ * master, the newest earlier cache stands in (with a warning); without one the master
+ * misses every lookup and {@link status} says why. A long-running bot reloads in the
+ * background on its first lookup of a new day; the old master answers until then.
+ *
+ * @example
+ * ```ts
+ * const store = new InstrumentMasterStore({ clock, fetchCsv: (s) => client.instrumentMaster(s), format, cacheDir, logger });
+ * const status = await store.load();
+ * store.lookup({ exchange: 'NSE', symbol: 'SBIN-EQ' })?.token; // 3045
+ * ```
+ */
+export class InstrumentMasterStore implements InstrumentLookup {
+  private master = InstrumentMaster.empty();
+  private current: InstrumentMasterStatus = { origin: 'none', day: undefined, instruments: 0 };
+  private loading: Promise<InstrumentMasterStatus> | undefined;
+  /** The IST day a load was last started for: one background reload per day at most. */
+  private loadedFor: string | undefined;
+
+  constructor(private readonly options: InstrumentMasterStoreOptions) {}
+
+  /** What the last load found. */
+  get status(): InstrumentMasterStatus {
+    return this.current;
+  }
+
+  /** Loads today's master (cache, else service, else an older cache); never throws. */
+  load(signal?: AbortSignal): Promise<InstrumentMasterStatus> {
+    this.loading ??= this.doLoad(signal).finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  lookup(query: { exchange: Exchange; symbol: string }): Instrument | undefined {
+    this.reloadOnNewDay();
+    return this.master.lookup(query);
+  }
+
+  byToken(token: number, exchange?: Exchange): Instrument | undefined {
+    this.reloadOnNewDay();
+    return this.master.byToken(token, exchange);
+  }
+
+  private reloadOnNewDay(): void {
+    if (this.loadedFor === undefined || this.loading !== undefined) return;
+    if (istDay(this.options.clock.now()) !== this.loadedFor) void this.load();
+  }
+
+  private async doLoad(signal: AbortSignal | undefined): Promise<InstrumentMasterStatus> {
+    const { cacheDir, logger } = this.options;
+    const day = istDay(this.options.clock.now());
+    this.loadedFor = day;
+    const cached = cacheDir === undefined ? undefined : await this.readCache(cacheDir, day);
+    if (cached !== undefined) return this.use(cached, { origin: 'cache', day });
+    let problem: string;
+    try {
+      const text = await this.options.fetchCsv(signal);
+      const parsed = this.parse(text);
+      if (parsed.instruments.length === 0) throw new Error('the master lists no instruments');
+      if (cacheDir !== undefined) await this.writeCache(cacheDir, day, text);
+      return this.use(parsed, { origin: 'service', day });
+    } catch (err) {
+      problem = messageOf(err);
+    }
+    const stale = cacheDir === undefined ? undefined : await this.newestEarlier(cacheDir, day);
+    if (stale !== undefined) {
+      logger.warn(
+        { problem, cachedDay: stale.day },
+        "instrument master: the service's could not be had; using an earlier day's copy (new contracts are missing)",
+      );
+      return this.use(stale.parsed, { origin: 'stale-cache', day: stale.day, problem });
+    }
+    logger.error(
+      { problem },
+      'instrument master: none could be loaded; ctx.instruments misses every lookup',
+    );
+    this.master = InstrumentMaster.empty();
+    this.current = { origin: 'none', day: undefined, instruments: 0, problem };
+    return this.current;
+  }
+
+  private use(
+    parsed: ParsedInstrumentMaster,
+    status: Omit<InstrumentMasterStatus, 'instruments'>,
+  ): InstrumentMasterStatus {
+    this.master = new InstrumentMaster(parsed.instruments);
+    this.current = { ...status, instruments: this.master.size };
+    const { skipped } = parsed;
+    if (skipped.length > 0) {
+      this.options.logger.warn(
+        { skipped: skipped.length, first: skipped.slice(0, 5) },
+        'instrument master: rows skipped',
+      );
+    }
+    this.options.logger.info(
+      { ...this.current, sharedTokens: this.master.sharedTokens },
+      'instrument master loaded',
+    );
+    return this.current;
+  }
+
+  private parse(text: string): ParsedInstrumentMaster {
+    return parseInstrumentMaster(text, this.options.format);
+  }
+
+  /** Today's cached copy, if there is a readable one. */
+  private async readCache(dir: string, day: string): Promise<ParsedInstrumentMaster | undefined> {
+    const path = join(dir, `instruments-${day}.csv`);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      const parsed = this.parse(text);
+      if (parsed.instruments.length === 0) throw new Error('no instruments in it');
+      return parsed;
+    } catch (err) {
+      this.options.logger.warn(
+        { path, problem: messageOf(err) },
+        'instrument master: cached copy is unreadable; ignored, fetching again',
+      );
+      return undefined;
+    }
+  }
+
+  /** The newest readable copy of an earlier day. */
+  private async newestEarlier(
+    dir: string,
+    day: string,
+  ): Promise<{ day: string; parsed: ParsedInstrumentMaster } | undefined> {
+    const days = (await readdir(dir).catch(() => []))
+      .map((f) => FILE.exec(f)?.[1])
+      .filter((d): d is string => d !== undefined && d < day)
+      .sort()
+      .reverse();
+    for (const d of days) {
+      const parsed = await this.readCache(dir, d);
+      if (parsed !== undefined) return { day: d, parsed };
+    }
+    return undefined;
+  }
+
+  /** Writes today's copy atomically and drops earlier days' copies (today's is tomorrow's fallback). */
+  private async writeCache(dir: string, day: string, text: string): Promise<void> {
+    try {
+      await mkdir(dir, { recursive: true });
+      const path = join(dir, `instruments-${day}.csv`);
+      const tmp = `${path}.${process.pid}.tmp`;
+      await writeFile(tmp, text);
+      await rename(tmp, path);
+      const older = (await readdir(dir)).filter((f) => FILE.test(f) && f < `instruments-${day}`);
+      for (const f of older) await rm(join(dir, f), { force: true });
+    } catch (err) {
+      // A bot without a cache still has its master; the next restart fetches again.
+      this.options.logger.warn({ problem: messageOf(err) }, 'instrument master: cache not written');
+    }
+  }
+}
