@@ -1,5 +1,4 @@
 import { Observable, Subject, type Subscriber } from 'rxjs';
-import type { Quote } from '../api/schemas/quote.ts';
 import type { VirtualClock } from '../clock/virtual-clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
@@ -262,23 +261,21 @@ export class ReplayMarket implements MarketFeed {
     if (c.pending) c.reader.seek(resume);
   }
 
-  /** Decodes the reader's current record and publishes it as received at `receivedAt`. */
+  /**
+   * Publishes the reader's current record as received at `receivedAt`, as the bus ingests
+   * a polled answer: each covered mode's channel, changes only. A record of a token (or
+   * of greeks) nobody follows is counted but not decoded: no channel would take it.
+   */
   private publishCurrent(r: RecordReader, receivedAt: number): void {
     this.events += 1;
-    if (r.kind === 'greeks') this.publishGreeks(r.token, r.greeks(), receivedAt);
-    else this.publishQuoteRecord(r.kind, r.quote(), receivedAt);
-  }
-
-  /** As the bus ingests a polled quote: each covered mode's channel, changes only. */
-  private publishQuoteRecord(kind: QuoteMode, quote: Quote, receivedAt: number): void {
-    const channels = this.quoteTokens.get(quote.token);
-    if (channels === undefined) return;
-    publishQuote(channels, kind, quote, receivedAt);
-  }
-
-  private publishGreeks(token: number, greeks: MarketGreeks['greeks'], receivedAt: number): void {
-    const channel = this.greeksTokens.get(token);
-    if (channel !== undefined) publishGreeks(channel, { token, greeks, receivedAt });
+    const token = r.token;
+    if (r.kind === 'greeks') {
+      const channel = this.greeksTokens.get(token);
+      if (channel !== undefined) publishGreeks(channel, { token, greeks: r.greeks(), receivedAt });
+      return;
+    }
+    const channels = this.quoteTokens.get(token);
+    if (channels !== undefined) publishQuote(channels, r.kind, r.quote(), receivedAt);
   }
 
   private addQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
