@@ -131,8 +131,55 @@ export interface SquareOffIntent {
   reason?: string;
 }
 
+/**
+ * Where a bracket's stop or target sits: `points` in paise from the entry's average fill
+ * price (below it for a long's stop, above for its target; the other way for a short), or
+ * an absolute `price` in paise.
+ */
+export type BracketLevel = { points: Paise } | { price: Paise };
+
+/**
+ * Enter, then let the framework manage the exit: once the entry fills (partly or
+ * wholly), a stop (`SL-MKT`) and a target (`LMT`) are placed for the filled quantity as
+ * a one-cancels-other pair, grown with later entry fills, trailed in favour with
+ * `trailing`, kept across restarts and ended by a square-off or the kill switch.
+ * The entry's orders carry this intent's id; the legs carry `<id>/sl` and `<id>/tp`.
+ *
+ * @example
+ * ```ts
+ * const b: BracketIntent = {
+ *   kind: 'bracket', id: 'orb-1', instrument: sbin, side: 'B', quantity: 10, product: 'I',
+ *   entry: { orderType: 'MKT' }, stopLoss: { points: 400 }, target: { points: 800 },
+ *   trailing: { points: 400 },
+ * };
+ * ```
+ */
+export interface BracketIntent {
+  kind: 'bracket';
+  /** Id of the bracket and of its entry order (a cancel of it cancels the entry's rest). */
+  id: string;
+  instrument: Instrument;
+  /** Side of the entry; the legs take the other side. */
+  side: TransactionType;
+  quantity: number;
+  product: Product;
+  entry: { orderType: 'MKT' | 'LMT'; price?: Paise };
+  stopLoss: BracketLevel;
+  target?: BracketLevel;
+  /** The stop follows the best price since the entry at this distance (paise), in favour only. */
+  trailing?: { points: Paise };
+  /** While closed: wait for the next open (default) or send the entry now as AMO. */
+  afterHours?: AfterHours;
+  reason?: string;
+}
+
 /** Anything a strategy asks execution to do. */
-export type OrderIntent = PlaceIntent | ModifyIntent | CancelIntent | SquareOffIntent;
+export type OrderIntent =
+  | PlaceIntent
+  | ModifyIntent
+  | CancelIntent
+  | SquareOffIntent
+  | BracketIntent;
 
 /** An intent stamped with the strategy that emitted it. */
 export type RoutedIntent = OrderIntent & { strategyId: string };

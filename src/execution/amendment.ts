@@ -1,5 +1,6 @@
 import { SessionError } from '../api/errors/session-error.ts';
 import type { CancelIntent, ModifyIntent, PlaceIntent } from '../domain/intents.ts';
+import { ocoGroupOf } from './brackets/leg-ids.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exposureOf } from './exposure.ts';
 import { checkPlace } from './risk/risk-gate.ts';
@@ -39,6 +40,7 @@ export class Amendments {
       intent.strategyId,
       order.intent.instrument.token,
       order,
+      ocoGroupOf(order.intentId),
     );
     const verdict = checkPlace(
       changed,

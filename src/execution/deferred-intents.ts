@@ -83,7 +83,9 @@ export class DeferredIntents {
         'stopping: a deferred intent is dropped, never sent',
       );
     }
-    const undone = dropped.filter((i) => i.kind === 'place' || i.kind === 'squareOff');
+    const undone = dropped.filter(
+      (i) => i.kind === 'place' || i.kind === 'squareOff' || i.kind === 'bracket',
+    );
     return undone.length === 0
       ? []
       : [

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import type { Observable } from 'rxjs';
 import type { SessionError } from '../api/errors/session-error.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
+import type { Paise } from '../domain/money.ts';
 import type { Broker } from './broker.ts';
 import type { Journal } from './journal.ts';
 import type { PositionBook } from './position-book.ts';
@@ -27,6 +29,11 @@ export interface ExecutionEngineOptions {
   risk?: Partial<RiskLimits>;
   /** Last price and band of an instrument, for risk checks and marking. */
   quote?: (token: number) => RiskQuote | undefined;
+  /**
+   * Last prices of an instrument as they come: a bracket's trailing stop follows them.
+   * Without it, trailing follows the risk marks (`markAndCheck`) only.
+   */
+  marks?: (token: number) => Observable<Paise>;
   /**
    * Modifications the service allows per order (default 25): the engine's journalled
    * count is the only one; past it, a change cancels and places anew.

@@ -5,6 +5,8 @@ import type { RoutedIntent } from '../domain/intents.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import { Amendments } from './amendment.ts';
+import { BracketManager } from './brackets/bracket-manager.ts';
+import { BracketStore } from './brackets/bracket-store.ts';
 import { DeferredIntents } from './deferred-intents.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { ExecutionEngineOptions, ShutdownOptions } from './engine-options.ts';
@@ -53,6 +55,8 @@ export class ExecutionEngine {
   private readonly deferred: DeferredIntents;
   private readonly placements: Placements;
   private readonly amendments: Amendments;
+  /** Brackets: entries whose stop and target the engine manages. */
+  readonly brackets: BracketManager;
   /** The parts intents are routed to (see {@link routeIntent}). */
   private readonly routes: IntentRoutes;
   /** What the parts share; built once, reading this engine's state live. */
@@ -147,7 +151,21 @@ export class ExecutionEngine {
       this.core,
       options.maxModifications ?? DEFAULT_RATE_LIMITS.modificationsPerOrder,
     );
-    this.routes = { core: this.core, placements: this.placements, amendments: this.amendments };
+    this.brackets = new BracketManager({
+      core: this.core,
+      store: new BracketStore(this.journal),
+      submit: (i) => this.submit(i),
+      ready: () => !this.unreconciled,
+      ...(options.marks === undefined ? {} : { marks: options.marks }),
+    });
+    // Before any other subscriber: the manager only queues its steps, never acts inside.
+    this.recorder.events$.subscribe((e) => this.brackets.onEvent(e));
+    this.routes = {
+      core: this.core,
+      placements: this.placements,
+      amendments: this.amendments,
+      brackets: this.brackets,
+    };
   }
 
   /**
@@ -156,8 +174,10 @@ export class ExecutionEngine {
    * while down) and goes on. Placements whose outcome was never learned are found by
    * tag, or re-placed once (the same day only) after the grace period.
    */
-  recover(): Promise<{ orders: number; fills: number }> {
-    return recoverFromJournal({
+  async recover(): Promise<{ orders: number; fills: number }> {
+    // Before the first read of the books, so the fills it finds reach live brackets.
+    this.brackets.restore();
+    const recovered = await recoverFromJournal({
       clock: this.options.clock,
       logger: this.options.logger,
       journal: this.journal,
@@ -171,11 +191,14 @@ export class ExecutionEngine {
       },
       unreconciled: () => this.unreconciled,
     });
+    if (!this.unreconciled) this.brackets.resume();
+    return recovered;
   }
 
   /** The first complete read of the books after a restart: intents held for it go out. */
   private reconciled(): void {
     this.unreconciled = false;
+    this.brackets.resume();
     if (this.deferred.size === 0) return;
     this.options.logger.info(
       { deferred: this.deferred.size },
@@ -202,6 +225,7 @@ export class ExecutionEngine {
    */
   private stopAccepting(): string[] {
     this.accepting = false;
+    this.brackets.stop();
     return this.deferred.dropAll();
   }
 
@@ -301,12 +325,17 @@ export class ExecutionEngine {
     if (quote !== undefined) {
       for (const p of this.positions.positions()) {
         const q = quote(p.token);
-        if (q !== undefined) this.positions.mark(p.token, q.ltp);
+        if (q === undefined) continue;
+        this.positions.mark(p.token, q.ltp);
+        this.brackets.onPrice(p.token, q.ltp);
       }
     }
     const { realised, unrealised } = this.positions.totals();
-    if (this.killSwitch.check(realised + unrealised) && this.limits.flattenOnKill)
+    if (this.killSwitch.check(realised + unrealised) && this.limits.flattenOnKill) {
+      // Before the cancels: a leg cancelled by the flatten must not be placed again.
+      this.brackets.endAll('kill switch');
       void flattenAll(this.core, (i) => this.submit(i));
+    }
   }
 
   private sessions(): MarketSessions | undefined {

@@ -1,3 +1,4 @@
+import { ocoGroupOf } from './brackets/leg-ids.ts';
 import type { OrderTracker } from './order-tracker.ts';
 import type { PositionBook } from './position-book.ts';
 import type { TrackedOrder } from './tracked-order.ts';
@@ -12,6 +13,9 @@ export interface Exposure {
  * Net position of a strategy in an instrument, counting what its working orders
  * would still add (their unfilled remainder), so several pending exits cannot each
  * pass as "reducing". `except` leaves one order out (the one being modified or re-placed).
+ * A bracket's stop and target close the same quantity, only one of them can: a group's
+ * working legs count once (the largest), and not at all for `group`, the group of the
+ * order being placed or modified (it stands for the group).
  */
 export function exposureOf(
   positions: PositionBook,
@@ -19,14 +23,25 @@ export function exposureOf(
   strategyId: string,
   token: number,
   except?: TrackedOrder,
+  group?: string,
 ): Exposure {
   const position = positions.positions(strategyId).find((p) => p.token === token)?.netQuantity ?? 0;
   let pending = 0;
+  /** Per one-cancels-other group, its largest signed remainder. */
+  const legs = new Map<string, number>();
   for (const o of tracker.active()) {
     if (o === except || o.strategyId !== strategyId || o.intent.instrument.token !== token)
       continue;
     const remaining = Math.max(0, o.quantity - o.filledQuantity);
-    pending += o.intent.side === 'B' ? remaining : -remaining;
+    const signed = o.intent.side === 'B' ? remaining : -remaining;
+    const oco = ocoGroupOf(o.intentId);
+    // A leg being cancelled (a square-off, the kill switch) gives way to the exit placed
+    // in its stead: counted, it would make that exit look like a new position.
+    if (oco !== undefined && o.cancelRequested === true) continue;
+    if (oco === undefined) pending += signed;
+    else if (oco !== group && Math.abs(signed) > Math.abs(legs.get(oco) ?? 0))
+      legs.set(oco, signed);
   }
+  for (const signed of legs.values()) pending += signed;
   return { position, pending };
 }

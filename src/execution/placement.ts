@@ -3,6 +3,7 @@ import { SessionError } from '../api/errors/session-error.ts';
 import type { OrderBookRecord } from '../api/schemas/order-records.ts';
 import type { PlaceIntent } from '../domain/intents.ts';
 import { istDayNumber } from '../domain/ist.ts';
+import { ocoGroupOf } from './brackets/leg-ids.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exposureOf } from './exposure.ts';
 import { orderTag, tagSeq } from './order-tag.ts';
@@ -83,6 +84,7 @@ export class Placements {
       intent.strategyId,
       intent.instrument.token,
       again,
+      ocoGroupOf(intent.id),
     );
     const verdict = checkPlace(
       intent,

@@ -1,5 +1,6 @@
 import type { RoutedIntent } from '../domain/intents.ts';
 import type { Amendments } from './amendment.ts';
+import type { BracketManager } from './brackets/bracket-manager.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { Placements } from './placement.ts';
 import { squareOff } from './square-off.ts';
@@ -9,6 +10,7 @@ export interface IntentRoutes {
   core: EngineCore;
   placements: Placements;
   amendments: Amendments;
+  brackets: BracketManager;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface IntentRoutes {
  * broker failure becomes an event (or a pause), never an exception.
  */
 export async function routeIntent(routes: IntentRoutes, intent: RoutedIntent): Promise<void> {
-  const { core, placements, amendments } = routes;
+  const { core, placements, amendments, brackets } = routes;
   try {
     switch (intent.kind) {
       case 'place':
@@ -29,7 +31,13 @@ export async function routeIntent(routes: IntentRoutes, intent: RoutedIntent): P
         await amendments.cancel(intent);
         break;
       case 'squareOff':
+        // A square-off ends the brackets it closes: their legs are cancelled with the
+        // rest, and nothing re-places them.
+        brackets.endFor(intent.strategyId, intent.token, intent.reason ?? 'square-off');
         await squareOff(core, intent);
+        break;
+      case 'bracket':
+        await brackets.open(intent);
         break;
     }
   } catch (err) {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { map } from 'rxjs';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
 import { ExecutionEngine } from '../execution/execution-engine.ts';
@@ -44,6 +45,8 @@ export function engineOverParts(
     trackIntervalMs: config.execution.trackIntervalMs,
     journal: parts.journal,
     quote: lastPriceOf(parts.feed),
+    // A bracket's trailing stop follows every last price, not only the risk marks.
+    marks: (token) => parts.feed.quote$(token, 'ltp').pipe(map((q) => q.quote.ltp)),
     risk: riskLimitsOf(config),
   });
 }

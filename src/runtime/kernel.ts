@@ -222,7 +222,8 @@ export class Kernel {
       instruments: this.instruments,
       route: (intent: OrderIntent, strategyId: string) => {
         this.intents.next({ ...intent, strategyId, at: this.clock.now() });
-        if (intent.kind === 'place') this.parts.describe(intent.instrument);
+        if (intent.kind === 'place' || intent.kind === 'bracket')
+          this.parts.describe(intent.instrument);
         void this.engine.submit({ ...intent, strategyId });
       },
     };

@@ -26,6 +26,8 @@ export const RESERVED_INTENT_IDS: {
   suffixes: {
     '/stop': "a cover order's stop leg",
     '#duplicate': 'a late duplicate of a re-placed order',
+    '/sl': "a bracket's stop leg",
+    '/tp': "a bracket's target leg",
   },
 };
 
@@ -72,6 +74,12 @@ const instrument = z.looseObject({
   tickSize: paise.positive().optional(),
 });
 
+/** A bracket's stop or target: points (paise) from the entry's average, or a price (paise). */
+const bracketLevel = z.union([
+  z.looseObject({ points: paise.positive() }),
+  z.looseObject({ price: paise.positive() }),
+]);
+
 /** The intent kinds at the kernel boundary; extra fields pass (strategies may tag intents). */
 const intentSchema = z.discriminatedUnion('kind', [
   z.looseObject({
@@ -102,6 +110,20 @@ const intentSchema = z.discriminatedUnion('kind', [
     reason,
   }),
   z.looseObject({ kind: z.literal('cancel'), id, target, reason }),
+  z.looseObject({
+    kind: z.literal('bracket'),
+    id,
+    instrument,
+    side: z.enum(TRANSACTION_TYPES),
+    quantity: z.number().int().positive(),
+    product: z.enum(PRODUCTS),
+    entry: z.looseObject({ orderType: z.enum(['MKT', 'LMT']), price: paise.positive().optional() }),
+    stopLoss: bracketLevel,
+    target: bracketLevel.optional(),
+    trailing: z.looseObject({ points: paise.positive() }).optional(),
+    afterHours: z.enum(['wait', 'amo']).optional(),
+    reason,
+  }),
   z.looseObject({ kind: z.literal('squareOff'), id, token: token.optional(), reason }),
 ]);
 

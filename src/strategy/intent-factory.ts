@@ -1,4 +1,5 @@
 import type {
+  BracketIntent,
   CancelIntent,
   ModifyIntent,
   PlaceIntent,
@@ -73,6 +74,21 @@ export class IntentFactory {
       target,
       ...(reason === undefined ? {} : { reason }),
     };
+  }
+
+  /**
+   * A bracket: an entry whose stop (`SL-MKT`) and optional target (`LMT`) the framework
+   * places once it fills, as a one-cancels-other pair, and trails with `trailing`. Its id
+   * (`p<n>` unless given) is the entry's; the legs are `<id>/sl` and `<id>/tp`.
+   *
+   * @example
+   * ```ts
+   * ctx.intents.bracket({ instrument: sbin, side: 'B', quantity: 10, product: 'I',
+   *   entry: { orderType: 'MKT' }, stopLoss: { points: 400 }, trailing: { points: 400 } });
+   * ```
+   */
+  bracket(fields: Without<Omit<BracketIntent, 'kind'>, 'id'>): BracketIntent {
+    return { ...fields, kind: 'bracket', id: fields.id ?? this.next('p') };
   }
 
   /** Square off one instrument (`token`) or everything. */

@@ -1,0 +1,308 @@
+import type { Observable, Subscription } from 'rxjs';
+import type { BracketIntent, PlaceIntent, RoutedIntent } from '../../domain/intents.ts';
+import type { Paise } from '../../domain/money.ts';
+import type { OrderEvent } from '../../domain/order-events.ts';
+import type { EngineCore } from '../engine-core.ts';
+import { type BracketRecord, directionOf, entryAverage, stopTrigger } from './bracket-record.ts';
+import { type BracketStore, bracketKey, noFills } from './bracket-store.ts';
+import { type LiveBracket, syncBracket } from './bracket-sync.ts';
+import { type LegName, ocoGroupOf } from './leg-ids.ts';
+
+/** What {@link BracketManager} needs from the engine. */
+export interface BracketManagerDeps {
+  core: EngineCore;
+  store: BracketStore;
+  /** The engine's own entry point for intents: guards, risk, journal, tracking. */
+  submit(intent: RoutedIntent): Promise<void>;
+  /** False while the journal's orders are not yet reconciled with the broker's books. */
+  ready(): boolean;
+  /** Last prices of an instrument as they come, for trailing; optional. */
+  marks?: (token: number) => Observable<Paise>;
+}
+
+/**
+ * Manages brackets (entry, then a one-cancels-other stop and target) for every
+ * strategy: reacts to the engine's order events (fills of the entry grow the legs, a
+ * leg's fill shrinks or cancels the other) and to prices (the trailing stop), and acts
+ * through the engine's own paths, one step at a time per bracket (see
+ * {@link syncBracket}). Live brackets are kept in the journal and resumed after a
+ * restart; a square-off, the kill switch's flatten or a cancel of a leg ends one.
+ */
+export class BracketManager {
+  private readonly live = new Map<string, LiveBracket>();
+  private readonly feeds = new Map<number, Subscription>();
+  private readonly lastPrice = new Map<number, Paise>();
+  /** False between a restart's restore and the first read of the books. */
+  private settled = true;
+  private stopped = false;
+
+  constructor(private readonly deps: BracketManagerDeps) {}
+
+  /** Live brackets. */
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** The live brackets' records (for tests and the journal). */
+  records(): BracketRecord[] {
+    return [...this.live.values()].map((b) => b.record);
+  }
+
+  /** Takes a bracket intent: checks it, keeps it, and places its entry. */
+  async open(intent: BracketIntent & { strategyId: string }): Promise<void> {
+    const { core } = this.deps;
+    const { strategyId, ...bracket } = intent;
+    const problem = this.problemOf(intent);
+    if (problem !== undefined) {
+      core.deny(intent, problem);
+      return;
+    }
+    const live: LiveBracket = {
+      record: { strategyId, intent: bracket, legs: {} },
+      fills: noFills(),
+      requested: new Set(),
+      cancelling: new Set(),
+      entryGone: false,
+      queued: false,
+      chain: Promise.resolve(),
+    };
+    this.live.set(bracketKey(strategyId, intent.id), live);
+    this.save();
+    this.follow(bracket);
+    const entry: PlaceIntent & { strategyId: string } = {
+      kind: 'place',
+      strategyId,
+      id: intent.id,
+      instrument: intent.instrument,
+      side: intent.side,
+      quantity: intent.quantity,
+      orderType: intent.entry.orderType,
+      ...(intent.entry.price === undefined ? {} : { price: intent.entry.price }),
+      product: intent.product,
+      ...(intent.afterHours === undefined ? {} : { afterHours: intent.afterHours }),
+      reason: intent.reason ?? `bracket ${intent.id}: entry`,
+    };
+    try {
+      await core.place(entry);
+    } catch (err) {
+      core.onBrokerError(entry, err);
+    }
+  }
+
+  private problemOf(intent: BracketIntent & { strategyId: string }): string | undefined {
+    if (
+      this.live.has(bracketKey(intent.strategyId, intent.id)) ||
+      this.deps.core.tracker.byIntent(intent.strategyId, intent.id) !== undefined
+    )
+      return `intent id "${intent.id}" was already used`;
+    const { entry, stopLoss, target } = intent;
+    if (entry.orderType === 'LMT' && entry.price === undefined)
+      return 'a bracket with a limit entry needs entry.price';
+    if (entry.price === undefined) return undefined;
+    const dir = directionOf(intent);
+    if ('price' in stopLoss && dir * (entry.price - stopLoss.price) <= 0)
+      return `stopLoss.price ${stopLoss.price} is on the wrong side of the entry price ${entry.price}`;
+    if (target !== undefined && 'price' in target && dir * (target.price - entry.price) <= 0)
+      return `target.price ${target.price} is on the wrong side of the entry price ${entry.price}`;
+    return undefined;
+  }
+
+  /** Follows the engine's order events: fills, cancels, rejections and denials. */
+  onEvent(e: OrderEvent): void {
+    const group = ocoGroupOf(e.intentId);
+    const live = this.live.get(bracketKey(e.strategyId, group ?? e.intentId));
+    if (live === undefined) return;
+    const part: 'entry' | LegName =
+      group === undefined ? 'entry' : e.intentId.endsWith('/sl') ? 'sl' : 'tp';
+    switch (e.type) {
+      case 'OrderSubmitted':
+        if (part !== 'entry') {
+          live.requested.delete(part);
+          const leg = live.record.legs[part];
+          if (leg?.intentId === e.intentId) leg.tag = e.tag;
+        }
+        return;
+      case 'OrderPartiallyFilled':
+      case 'OrderFilled':
+        if (live.fills.seen.has(e.fillId)) return;
+        live.fills.seen.add(e.fillId);
+        if (part === 'entry') {
+          live.fills.entryQuantity += e.fillQuantity;
+          live.fills.entryValue += e.fillQuantity * e.fillPrice;
+          live.record.extreme ??= e.fillPrice;
+        } else live.fills.exits[part] += e.fillQuantity;
+        this.schedule(live);
+        return;
+      case 'OrderDenied':
+        if (part === 'entry') live.entryGone = true;
+        else if (e.intent.kind === 'place') {
+          live.requested.delete(part);
+          this.end(live, `its ${part === 'sl' ? 'stop' : 'target'} was denied: ${e.reason}`);
+          return;
+        }
+        this.schedule(live);
+        return;
+      case 'OrderCancelled':
+      case 'OrderRejected':
+        if (part !== 'entry') this.legGone(live, part, e);
+        else this.schedule(live);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A leg's order ended without filling to the end: by our cancel, or by someone else's. */
+  private legGone(live: LiveBracket, part: LegName, e: OrderEvent & { tag: string }): void {
+    const current = this.deps.core.tracker.byIntent(e.strategyId, e.intentId);
+    // An older order of the leg (cancelled by a cancel-and-replace), or an older placement.
+    if (live.record.legs[part]?.intentId !== e.intentId || current?.tag !== e.tag) return;
+    if (live.cancelling.has(e.tag) || this.stopped || !this.settled) {
+      // Ours, or while stopping or resuming: the next step re-places it if still needed.
+      this.schedule(live);
+      return;
+    }
+    const what = part === 'sl' ? 'stop' : 'target';
+    this.end(
+      live,
+      e.type === 'OrderRejected'
+        ? `its ${what} was rejected: ${e.reason}`
+        : `its ${what} was cancelled outside the bracket`,
+    );
+  }
+
+  /** A last price: the trailing stop follows it, in favour only. */
+  onPrice(token: number, ltp: Paise): void {
+    this.lastPrice.set(token, ltp);
+    for (const live of this.live.values()) {
+      const { intent } = live.record;
+      if (intent.instrument.token !== token || intent.trailing === undefined) continue;
+      const average = entryAverage(live.fills);
+      const stop = live.record.legs.sl;
+      if (average === undefined || stop === undefined) continue;
+      const dir = directionOf(intent);
+      const extreme = live.record.extreme ?? average;
+      if (dir * (ltp - extreme) > 0) live.record.extreme = ltp;
+      const tick = intent.instrument.tickSize ?? 5;
+      const next = stopTrigger(intent, average, live.record.extreme, tick);
+      if (dir * (next - stop.price) > 0) this.schedule(live);
+    }
+  }
+
+  /** A square-off of a strategy (one instrument or all): its brackets there end. */
+  endFor(strategyId: string, token: number | undefined, reason: string): void {
+    for (const live of [...this.live.values()]) {
+      const { record } = live;
+      if (record.strategyId !== strategyId) continue;
+      if (token !== undefined && record.intent.instrument.token !== token) continue;
+      this.end(live, reason);
+    }
+  }
+
+  /** Every bracket ends (the kill switch's flatten). */
+  endAll(reason: string): void {
+    for (const live of [...this.live.values()]) this.end(live, reason);
+  }
+
+  /**
+   * The engine stops: nothing more is placed or changed, and the brackets stay live in
+   * the journal, so the next start resumes them (legs the stop cancelled are placed again).
+   */
+  stop(): void {
+    this.stopped = true;
+    for (const s of this.feeds.values()) s.unsubscribe();
+    this.feeds.clear();
+  }
+
+  /** After a restart, before the journal's orders are reconciled: the brackets a previous run left live. */
+  restore(): void {
+    const records = this.deps.store.load();
+    if (records.length === 0) return;
+    const fills = this.deps.store.fillsOf(records);
+    for (const record of records) {
+      const key = bracketKey(record.strategyId, record.intent.id);
+      this.live.set(key, {
+        record,
+        fills: fills.get(key) ?? noFills(),
+        requested: new Set(),
+        cancelling: new Set(),
+        entryGone: false,
+        restored: true,
+        queued: false,
+        chain: Promise.resolve(),
+      });
+    }
+    this.settled = false;
+    this.deps.core.options.logger.info(
+      { brackets: records.length },
+      'brackets reloaded from the journal; managed again once reconciled with the broker',
+    );
+  }
+
+  /** Reconciled with the broker (or nothing to reconcile): every bracket takes its next step. */
+  resume(): void {
+    this.settled = true;
+    for (const live of this.live.values()) {
+      this.follow(live.record.intent);
+      this.schedule(live);
+    }
+  }
+
+  /** Runs the bracket's next step after the steps already queued for it. */
+  private schedule(live: LiveBracket): void {
+    if (live.queued || this.stopped) return;
+    live.queued = true;
+    live.chain = live.chain
+      .then(() => {
+        live.queued = false;
+        if (this.stopped || !this.settled || !this.deps.ready()) return;
+        if (this.live.get(bracketKey(live.record.strategyId, live.record.intent.id)) !== live)
+          return;
+        return syncBracket(live, {
+          core: this.deps.core,
+          submit: (i) => this.deps.submit(i),
+          lastPrice: this.lastPrice.get(live.record.intent.instrument.token),
+          save: () => this.save(),
+          finish: (reason) => this.end(live, reason, 'info'),
+        });
+      })
+      .catch((err: unknown) => {
+        this.deps.core.options.logger.error(
+          { err, strategyId: live.record.strategyId, bracket: live.record.intent.id },
+          'bracket step failed; the next event tries again',
+        );
+      });
+  }
+
+  /** Stops managing a bracket: its working legs are left to whoever ended it. */
+  private end(live: LiveBracket, reason: string, level: 'info' | 'warn' = 'warn'): void {
+    const { strategyId, intent } = live.record;
+    if (!this.live.delete(bracketKey(strategyId, intent.id))) return;
+    this.save();
+    this.deps.core.options.logger[level](
+      { strategyId, bracket: intent.id, token: intent.instrument.token },
+      `bracket ended: ${reason}`,
+    );
+    const token = intent.instrument.token;
+    if (![...this.live.values()].some((b) => b.record.intent.instrument.token === token)) {
+      this.feeds.get(token)?.unsubscribe();
+      this.feeds.delete(token);
+    }
+  }
+
+  private save(): void {
+    // After the stop the journal may be closed; the brackets stay as last written.
+    if (!this.stopped) this.deps.store.save(this.records());
+  }
+
+  /** Follows the last prices of a trailing bracket's instrument. */
+  private follow(intent: BracketIntent): void {
+    const { marks } = this.deps;
+    const token = intent.instrument.token;
+    if (marks === undefined || intent.trailing === undefined || this.feeds.has(token)) return;
+    this.feeds.set(
+      token,
+      marks(token).subscribe((ltp) => this.onPrice(token, ltp)),
+    );
+  }
+}
