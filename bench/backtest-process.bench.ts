@@ -33,12 +33,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTradingDays } from './helpers/multi-day-data.ts';
 import { writeSmaSpec } from './helpers/sma-spec.ts';
-import { median, type TimedRun, timedNode } from './helpers/timed-node.ts';
+import { ensureBuild, median, type TimedRun, timedNode } from './helpers/timed-node.ts';
 
 const DAYS = 30;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 4;
 
+ensureBuild();
 const work = mkdtempSync(join(tmpdir(), 'tr-bench-process-'));
 try {
   const data = await writeTradingDays(join(work, 'days'), DAYS);
@@ -54,15 +55,23 @@ try {
     clis.push(timedNode(cliArgs));
   }
   const seen = JSON.parse(floors[0]?.stdout ?? '{}') as { records: number; crossings: number };
-  const events = Number(/(\d+) quote events/.exec(clis[0]?.stdout ?? '')?.[1]);
-  if (events !== seen.records) {
-    throw new Error(`the CLI replayed ${events} records, the floor decoded ${seen.records}`);
+  // A run that replayed everything but traded nothing (a strategy that failed) would
+  // time a cheaper path than the one the target is about.
+  const cliOut = clis[0]?.stdout ?? '';
+  const events = Number(/(\d+) quote events/.exec(cliOut)?.[1]);
+  const orders = Number(/orders \/ fills\s+(\d+)/.exec(cliOut)?.[1]);
+  if (events !== seen.records || !(orders > 0) || cliOut.includes('failed strategies')) {
+    throw new Error(
+      `the CLI replayed ${events} records and placed ${orders} orders (the floor decoded ${seen.records} records, ${seen.crossings} crossings):\n${cliOut}`,
+    );
   }
 
   const s = (ms: number) => `${(ms / 1_000).toFixed(2)} s`;
   const line = (name: string, runs: readonly TimedRun[]) =>
     `${name}  wall ${s(median(runs.map((r) => r.wallMs)))} (${runs.map((r) => s(r.wallMs)).join(', ')})  cpu ${s(median(runs.map((r) => r.cpuMs)))}`;
-  console.log(`data: ${DAYS} trading days, ${seen.records} records (${seen.crossings} crossings)`);
+  console.log(
+    `data: ${DAYS} trading days, ${seen.records} records (floor: ${seen.crossings} crossings; CLI: ${orders} orders)`,
+  );
   console.log(`load: ${load.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after (1 min)`);
   console.log(line('floor script ', floors));
   console.log(line('CLI backtest ', clis));

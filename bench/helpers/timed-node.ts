@@ -55,6 +55,15 @@ export function timedNode(args: readonly string[]): TimedRun {
   return { wallMs, cpuMs: Number(readFileSync(out, 'utf8')), stdout: run.stdout };
 }
 
+/**
+ * Builds `dist/` when a framework source is newer (scripts/ensure-build.mjs; nothing to do
+ * when fresh), so the processes a bench times run the code in the tree.
+ */
+export function ensureBuild(): void {
+  const run = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`scripts/ensure-build.mjs failed (exit ${run.status})`);
+}
+
 /** The median of `xs` (the mean of the middle two for an even count). */
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);

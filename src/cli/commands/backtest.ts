@@ -2,11 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadBacktestSpec } from '../../backtest/backtest-spec.ts';
-import { formatSummary } from '../../backtest/format-summary.ts';
 import { ProgressBar } from '../../backtest/progress-bar.ts';
-import { runBacktest } from '../../backtest/run-backtest.ts';
-import { runSweep } from '../../backtest/sweep-runner.ts';
-import { writeReport } from '../../backtest/write-report.ts';
 import { ConfigError } from '../../config/config-error.ts';
 import { RecordingError } from '../../recording/recording-error.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
@@ -52,6 +48,9 @@ export function backtestCommand(): Command {
         if (opts.sweep === true) {
           const workers = opts.workers ?? spec.backtest.sweep?.workers ?? availableParallelism();
           const started = performance.now();
+          // Only the sweep's runner here: the backtest itself runs in the workers, so this
+          // thread does not load the kernel and the workers start that much sooner.
+          const { runSweep } = await import('../../backtest/sweep-runner.ts');
           const ranked = await runSweep(spec, {
             workers,
             out,
@@ -69,6 +68,11 @@ export function backtestCommand(): Command {
           process.exitCode = EXIT.ok;
           return;
         }
+        const [{ runBacktest }, { writeReport }, { formatSummary }] = await Promise.all([
+          import('../../backtest/run-backtest.ts'),
+          import('../../backtest/write-report.ts'),
+          import('../../backtest/format-summary.ts'),
+        ]);
         const result = await runBacktest(spec, {
           onProgress: (done) => bar.update(done),
         });

@@ -1,0 +1,105 @@
+/**
+ * Sweep scaling on 30 trading days (issue 13's "sweeps" target): the same sweep of 8
+ * parameter sets run with 1 and with 2 worker threads in the same run, the speed-up
+ * printed as the ratio of their wall times.
+ *
+ * - data: the sample day and copies of it on the 29 trading days before it
+ *   (bench/helpers/multi-day-data.ts, as bench/backtest-multi-day.bench.ts builds it);
+ * - sweep: backtests/sma-crossover.yaml's strategy and grid, `sma.fast` [3, 5] ×
+ *   `sma.slow` [8, 13, 21, 34], run as users run it:
+ *   `node bin/tiqs-runner.js backtest --config <spec> --sweep --workers N` (compiled
+ *   framework, whole process: start-up, the workers' start, the 8 backtests, ranking and
+ *   `sweep.json`).
+ *
+ * The machine's other load distorts a parallel speed-up more than anything (a second
+ * core busy elsewhere is no second core), so rounds alternate 1, 2, 2, 1 workers (drift
+ * in the load hits both alike), the ratio is of medians, and the load average is printed
+ * before and after. Per mode it also prints the sum of the jobs' own times: if 2 workers
+ * make each job slower (cores taken by others, shared memory bandwidth), that sum grows;
+ * if the pool schedules badly, the wall time grows beyond half of it.
+ * Both modes must rank the same results. Target: 1 worker's wall time ≥ 1.6× that of
+ * 2 workers. Exits non-zero when it is missed.
+ *
+ * Run: npm run bench -- sweep-scaling   (BENCH_ROUNDS=n: n rounds of each, default 2)
+ */
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeTradingDays } from './helpers/multi-day-data.ts';
+import { writeSmaSpec } from './helpers/sma-spec.ts';
+import { ensureBuild, median, type TimedRun, timedNode } from './helpers/timed-node.ts';
+
+const DAYS = 30;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const TARGET = 1.6;
+
+interface SweepFile {
+  results: { id: number; ok: boolean; elapsedMs?: number; summary?: { trades: number } }[];
+}
+
+/** One timed sweep, with what it wrote. */
+interface SweepRun extends TimedRun {
+  sweep: SweepFile;
+}
+
+ensureBuild();
+const work = mkdtempSync(join(tmpdir(), 'tr-bench-sweep-'));
+try {
+  const data = await writeTradingDays(join(work, 'days'), DAYS);
+  const spec = writeSmaSpec(join(work, 'spec.yaml'), {
+    data,
+    out: join(work, 'out'),
+    slowValues: [8, 13, 21, 34],
+  });
+  const sweep = (workers: number, round: number): SweepRun => {
+    const out = join(work, `out-${workers}-${round}`);
+    const args = ['bin/tiqs-runner.js', 'backtest', '--config', spec, '--sweep'];
+    const run = timedNode([...args, '--workers', String(workers), '--out', out]);
+    return { ...run, sweep: JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) };
+  };
+  const loadBefore = loadavg()[0] ?? 0;
+  const runs = new Map<number, SweepRun[]>([
+    [1, []],
+    [2, []],
+  ]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const workers of round % 2 === 0 ? [1, 2] : [2, 1]) {
+      runs.get(workers)?.push(sweep(workers, round));
+    }
+  }
+  const one = runs.get(1) ?? [];
+  const two = runs.get(2) ?? [];
+
+  // Same answers from both (ranking and summaries; times and worker ids aside), and a
+  // sweep that traded, so the timed path is the real one.
+  const answers = (r: SweepRun) =>
+    JSON.stringify(r.sweep.results.map(({ id, ok, summary }) => ({ id, ok, summary })));
+  const first = one[0] as SweepRun;
+  if (![...one, ...two].every((r) => answers(r) === answers(first))) {
+    throw new Error('1 and 2 workers ranked different results');
+  }
+  const trades = first.sweep.results.reduce((n, r) => n + (r.summary?.trades ?? 0), 0);
+  if (first.sweep.results.length !== 8 || !first.sweep.results.every((r) => r.ok) || trades === 0) {
+    throw new Error(`the sweep did not run 8 trading backtests: ${JSON.stringify(first.sweep)}`);
+  }
+
+  const s = (ms: number) => `${(ms / 1_000).toFixed(1)} s`;
+  const jobs = (r: SweepRun) => r.sweep.results.reduce((n, x) => n + (x.elapsedMs ?? 0), 0);
+  const line = (name: string, rs: readonly SweepRun[]) =>
+    `${name}  wall ${s(median(rs.map((r) => r.wallMs)))} (${rs.map((r) => s(r.wallMs)).join(', ')})  cpu ${s(median(rs.map((r) => r.cpuMs)))}  jobs' own time ${s(median(rs.map(jobs)))}`;
+  console.log(`data: ${DAYS} trading days; 8 parameter sets, ${trades} trades in all`);
+  console.log(
+    `load: ${loadBefore.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after (1 min, 2 cores here)`,
+  );
+  console.log(line('1 worker ', one));
+  console.log(line('2 workers', two));
+  const ratio = median(one.map((r) => r.wallMs)) / median(two.map((r) => r.wallMs));
+  const met = ratio >= TARGET;
+  console.log(
+    `target    1 worker / 2 workers wall time  ${ratio.toFixed(2)}×  (≥ ${TARGET}×: ${met ? 'met' : 'NOT met'})`,
+  );
+  if (!met) process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
