@@ -24,4 +24,15 @@ describe('IST helpers', () => {
     expect(toIstIso(istDayStart(Date.parse(at))).slice(0, 10)).toBe(date);
     expect(toIstIso(istDayStart(Date.parse(at))).slice(10, 23)).toBe('T00:00:00.000');
   });
+
+  it('toIstIso prints what luxon prints in Asia/Kolkata, its history before 1946 included', () => {
+    const edges = ['1945-12-31T18:29:59.999Z', '1945-12-31T18:30:00Z', '1942-09-01T00:00:00Z'];
+    const instants = [...edges.map(Date.parse), 0, -1, 1.5, Number.NaN, 253402280999999];
+    // A fixed spread of instants from the year 1000 to 11000 (no randomness).
+    for (let i = 0; i < 2000; i++) instants.push(-3e13 + i * 1.7e11 + (i % 7) * 123_457);
+    for (const ms of instants) {
+      const luxon = DateTime.fromMillis(ms, { zone: IST_ZONE }).toISO() ?? String(ms);
+      expect(toIstIso(ms), String(ms)).toBe(luxon);
+    }
+  });
 });

@@ -63,7 +63,17 @@ export function istParts(ms: number): IstParts {
   };
 }
 
+/** 1946-01-01 and 10000-01-01 IST: between them Asia/Kolkata is UTC+05:30 throughout. */
+const MIN_FAST_ISO_MS = Date.UTC(1946, 0, 1) - IST_OFFSET_MS;
+const MAX_FAST_ISO_MS = Date.UTC(10000, 0, 1) - IST_OFFSET_MS;
+
 /** Formats epoch ms as ISO-8601 in IST, with the `+05:30` offset. */
 export function toIstIso(ms: number): string {
+  // By the fixed offset, as luxon prints it: luxon's first use of a zone builds an
+  // Intl.DateTimeFormat, which loads ICU's zone data (tens of ms on the way to the
+  // first poll). Luxon still formats the rest: the zone's history before 1946 (+05:21,
+  // +06:30 in the war), years past 9999, non-integers.
+  if (Number.isInteger(ms) && ms >= MIN_FAST_ISO_MS && ms < MAX_FAST_ISO_MS)
+    return `${new Date(ms + IST_OFFSET_MS).toISOString().slice(0, -1)}+05:30`;
   return DateTime.fromMillis(ms, { zone: IST_ZONE }).toISO() ?? String(ms);
 }

@@ -15,6 +15,7 @@ import {
   RUNNER_ROOT,
   writeAtomically,
 } from './strategy-cache.ts';
+import { vendorable, vendorPackage } from './vendor-package.ts';
 
 /** A strategy graph the cache cannot hold; it is loaded by tsx as before. */
 export class NotCacheableError extends Error {
@@ -57,6 +58,7 @@ export async function compileStrategy(
   cacheDir: string,
 ): Promise<{ url: string; needsHooks: boolean }> {
   const key = cacheKey();
+  mkdirSync(cacheDir, { recursive: true });
   const files: CacheManifest['files'] = [];
   const packages = new Map<string, PackageUse>();
   const compiled = new Map<string, Compiled>();
@@ -104,6 +106,8 @@ export async function compileStrategy(
             found = await b.resolve(args.path, { ...how, resolveDir: RUNNER_ROOT });
           if (found.errors.length > 0) return { errors: found.errors };
           const path = target(found.path, args.path, args.resolveDir);
+          if (BARE.test(args.path) && vendorable(args.path, found.path))
+            return { path: await vendorPackage(args.path, found.path, cacheDir), external: true };
           if (path.startsWith(LOCAL)) locals.push(found.path);
           return { path, external: true };
         });
@@ -158,7 +162,6 @@ export async function compileStrategy(
     pending.push(...(compiled.get(file)?.locals ?? []));
   }
 
-  mkdirSync(cacheDir, { recursive: true });
   // Names bottom-up: a file's name is the digest of its text with its imports' names in.
   const names = new Map<string, string>();
   const nameOf = (file: string, path: readonly string[]): string => {

@@ -41,7 +41,9 @@ export async function compiledStrategy(file: string): Promise<CompiledStrategy |
       const { compileStrategy } = await import('./compile-strategy.ts');
       found = await compileStrategy(file, cacheDir);
     } catch (err) {
-      const reason = ((err as Error).message ?? String(err)).split('\n')[0];
+      // esbuild's own message is in `errors`; its `message` starts "Build failed with…".
+      const first = (err as { errors?: { text?: string }[] }).errors?.[0]?.text;
+      const reason = (first ?? (err as Error).message ?? String(err)).split('\n')[0];
       process.stderr.write(
         `tiqs-runner: strategy ${file} not compiled into the cache (${reason}); loading it with tsx\n`,
       );

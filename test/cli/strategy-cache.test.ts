@@ -15,6 +15,8 @@ interface Probe {
   /** Whether tsx's loader was registered in the child. */
   tsx: boolean;
   values: unknown[];
+  /** Whether the first two strategies got one instance of their helper and of trading-signals. */
+  shared: { helper: boolean; sma: boolean };
   stderr: string;
 }
 
@@ -27,17 +29,24 @@ function load(cacheDir: string, ...files: string[]): Probe {
     const rxjs = await import('rxjs');
     const names = [];
     const values = [];
+    const probes = [];
     for (const file of ${JSON.stringify(files)}) {
       const loaded = await loadStrategy('s', file, {}, '/');
       names.push(loaded.definition.name);
       const probe = loaded.definition.probe ?? {};
+      probes.push(probe);
       values.push({
         ...probe,
         calendar: probe.calendar === undefined ? undefined : probe.calendar === TradingCalendar,
         of: probe.of === undefined ? undefined : probe.of === rxjs.of,
       });
     }
-    process.stdout.write(JSON.stringify({ names, tsx: typeScriptLoaderRegistered(), values }));
+    const [a, b] = probes;
+    const shared = {
+      helper: a?.shared !== undefined && a.shared === b?.sharedB,
+      sma: typeof a?.sma === 'function' && a.sma === b?.smaB,
+    };
+    process.stdout.write(JSON.stringify({ names, tsx: typeScriptLoaderRegistered(), values, shared }));
   `;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     cwd: root, // the script's own import of rxjs finds the runner's
@@ -75,18 +84,28 @@ describe('strategy cache (compiled framework)', () => {
       "import * as pkg from 'tiqs-runner';",
       "import { of } from 'rxjs';",
       "import { label, shared } from './helper.ts';",
+      "import { SMA } from 'trading-signals';",
     ].join('\n');
-    const probe = '{ calendar: pkg.TradingCalendar, of, label: label("a"), shared }';
+    const probe = '{ calendar: pkg.TradingCalendar, of, label: label("a"), shared, sma: SMA }';
     writeFileSync(join(dir, 'a.ts'), strategy('a', extra, probe));
     writeFileSync(
       join(dir, 'b.ts'),
-      strategy('b', "import { shared } from './helper.ts';", '{ sharedB: shared }'),
+      strategy(
+        'b',
+        "import { shared } from './helper.ts';\nimport { SMA } from 'trading-signals';",
+        '{ sharedB: shared, smaB: SMA }',
+      ),
     );
 
     const first = load(cache, join(dir, 'a.ts'), join(dir, 'b.ts'));
     expect(first.names).toEqual(['a', 'b']);
     expect(first.tsx).toBe(false);
     expect(first.values[0]).toMatchObject({ calendar: true, of: true, label: '<a>' });
+    // One helper module and one trading-signals for both, that one from the cache's bundle.
+    expect(first.shared).toEqual({ helper: true, sma: true });
+    expect(readdirSync(cache).filter((f) => f.startsWith('vendor-trading-signals-'))).toHaveLength(
+      1,
+    );
     const manifests = readdirSync(cache).filter((f) => f.endsWith('.json'));
     expect(manifests).toHaveLength(2);
     const written = statSync(join(cache, manifests[0] as string)).mtimeMs;
@@ -95,6 +114,7 @@ describe('strategy cache (compiled framework)', () => {
     expect(second.names).toEqual(['a', 'b']);
     expect(second.tsx).toBe(false);
     expect(second.values[0]).toMatchObject({ calendar: true, of: true, label: '<a>' });
+    expect(second.shared).toEqual({ helper: true, sma: true });
     // Nothing compiled again: the manifest is as the first run wrote it.
     expect(statSync(join(cache, manifests[0] as string)).mtimeMs).toBe(written);
   });
