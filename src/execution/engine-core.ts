@@ -28,6 +28,11 @@ export interface EngineCore {
   emit(event: OrderEvent): void;
   /** Writes an order's state. */
   persist(order: TrackedOrder): void;
+  /**
+   * A placement about to be sent: writes its order rows (the tag) now and publishes its
+   * `OrderSubmitted`, whose own row follows with the next write (see EventRecorder).
+   */
+  submitted(orders: readonly TrackedOrder[], event: OrderEvent): void;
   /** Refuses an intent with an `OrderDenied` event. */
   deny(intent: RoutedIntent, reason: string): void;
   /** Keeps an intent for later (the open, a new token, reconciliation). */

@@ -1,7 +1,7 @@
 import { type Observable, Subject } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
-import type { Journal } from './journal.ts';
+import type { Journal, JournalEntry } from './journal.ts';
 import type { OrderTracker } from './order-tracker.ts';
 import type { PositionBook } from './position-book.ts';
 import type { TrackedOrder } from './tracked-order.ts';
@@ -20,14 +20,18 @@ export interface EventRecorderDeps {
 /**
  * The journal's writer and the event stream: every event is journalled (with its
  * order, and its fill booked into positions, in one transaction) before it is
- * published. Owns the closed flag: once the journal is closed, nothing more is
- * written or published, and the next start reconciles by tag.
+ * published. The one exception is a placement's `OrderSubmitted` (see {@link submitted}):
+ * its order row, which carries the tag, is written before the send; the event's own row
+ * is bookkeeping and goes with the next write. Owns the closed flag: once the journal is
+ * closed, nothing more is written or published, and the next start reconciles by tag.
  */
 export class EventRecorder {
   private readonly subject = new Subject<OrderEvent>();
   /** Every order event, in order. */
   readonly events$: Observable<OrderEvent> = this.subject.asObservable();
   private closed = false;
+  /** Published events whose rows wait for the next write, in order. */
+  private deferred: OrderEvent[] = [];
 
   constructor(private readonly deps: EventRecorderDeps) {}
 
@@ -39,14 +43,50 @@ export class EventRecorder {
   /** Closes the journal, once. */
   close(): void {
     if (this.closed) return;
+    this.flush();
     this.closed = true;
     this.deps.journal.close();
   }
 
-  /** Writes an order's state. */
+  /** Writes an order's state (with the event rows waiting, in the same transaction). */
   persist(order: TrackedOrder): void {
     if (this.closed) return;
-    this.deps.journal.commit({ orders: [order], at: this.deps.clock.now() });
+    this.write({ orders: [order], at: this.deps.clock.now() });
+  }
+
+  /**
+   * A placement about to be sent: its order rows (the new tag; a re-placement also closes
+   * the attempt it supersedes) are written now, alone, as one statement where it is one
+   * row, so the tag is durable before the request leaves and the send waits for nothing
+   * else. The event is published now too, as before; its row waits for the next write
+   * (the answer's, a poll's, or {@link flush}), which keeps the journal's events in order.
+   * A crash before then loses only that row: recovery reads orders and fills, not events.
+   */
+  submitted(orders: readonly TrackedOrder[], event: OrderEvent): void {
+    if (this.closed) return;
+    this.deps.journal.commit({ orders, at: event.at });
+    this.deferred.push(event);
+    this.subject.next(event);
+  }
+
+  /** Writes the event rows still waiting (bookkeeping between orders, and at close). */
+  flush(): void {
+    if (this.closed || this.deferred.length === 0) return;
+    this.write({ at: this.deps.clock.now() });
+  }
+
+  /** Commits `entry` with the event rows waiting written first; they stay if it writes nothing. */
+  private write(entry: JournalEntry): boolean {
+    if (this.deferred.length === 0) return this.deps.journal.commit(entry);
+    const deferredEvents = this.deferred;
+    this.deferred = [];
+    let written = false;
+    try {
+      written = this.deps.journal.commit({ ...entry, deferredEvents });
+    } finally {
+      if (!written) this.deferred = deferredEvents.concat(this.deferred);
+    }
+    return written;
   }
 
   /** Journals an event (with its order and fill, in one transaction), then publishes it. */
@@ -71,7 +111,7 @@ export class EventRecorder {
         fills: new Set([...order.fills, event.fillId]),
         filledQuantity: event.filledQuantity,
       };
-      const fresh = this.deps.journal.commit({
+      const fresh = this.write({
         orders: [booked],
         fill: {
           fillId: event.fillId,
@@ -102,7 +142,7 @@ export class EventRecorder {
       this.subject.next(event);
       return;
     }
-    this.deps.journal.commit({
+    this.write({
       ...(order === undefined ? {} : { orders: [order] }),
       event,
       at: event.at,

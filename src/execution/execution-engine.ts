@@ -98,7 +98,11 @@ export class ExecutionEngine {
       afterPoll: (error) => {
         if (error instanceof SessionError) this.pause(error);
         // A poll the stop's budget gave up on may end after the journal is closed.
-        if (!this.recorder.isClosed) this.journal.checkpoint?.();
+        if (!this.recorder.isClosed) {
+          // Bookkeeping between orders: event rows a placement left, then the checkpoint.
+          this.recorder.flush();
+          this.journal.checkpoint?.();
+        }
         if (this.unreconciled && this.tracker.lastReadOk) this.reconciled();
       },
       isPaused: () => this.pauses.reason !== undefined,
@@ -138,6 +142,7 @@ export class ExecutionEngine {
       },
       emit: (e) => this.recorder.emit(e),
       persist: (o) => this.recorder.persist(o),
+      submitted: (orders, e) => this.recorder.submitted(orders, e),
       deny: (i, reason) => this.outcomes.deny(i, reason),
       defer: (i, reason, until) => this.deferred.defer(i, reason, until),
       sessions: () => this.sessions(),

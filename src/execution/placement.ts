@@ -109,6 +109,16 @@ export class Placements {
     const checked = { ...verdict.intent, strategyId: intent.strategyId };
     const tag = this.newTag(intent.strategyId);
     const request = toPlaceRequest(checked, tag, amo);
+    const submitted = {
+      type: 'OrderSubmitted',
+      strategyId: intent.strategyId,
+      intentId: intent.id,
+      tag,
+      at: now,
+      intent: checked,
+    } as const;
+    // Counted before anyone hears of it, as a listener may place again at once.
+    this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
     let order: TrackedOrder;
     if (again === undefined) {
       order = trackedOrder({
@@ -120,8 +130,9 @@ export class Placements {
         placedAt: now,
         system,
       });
-      // Its first row is written with the OrderSubmitted event below, before the send.
       this.core.tracker.track(order);
+      // The tag is in the journal before the request is sent: after a crash it is known.
+      this.core.submitted([order], submitted);
     } else {
       order = again;
       const oldTag = order.tag;
@@ -135,18 +146,8 @@ export class Placements {
       order.placedAt = now;
       delete order.unknownSince;
       this.core.tracker.rekey(oldTag, order);
-      this.core.journal.commit({ orders: [superseded, order], at: now });
+      this.core.submitted([superseded, order], submitted);
     }
-    // The tag is in the journal before the request is sent: after a crash it is known.
-    this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
-    this.core.emit({
-      type: 'OrderSubmitted',
-      strategyId: intent.strategyId,
-      intentId: intent.id,
-      tag,
-      at: now,
-      intent: checked,
-    });
     try {
       const result = await this.core.options.broker.placeOrder(order.variety, request);
       // A poll may have seen the order (and its final state) before this answer.
