@@ -48,10 +48,6 @@ export type {
   Variety,
 } from './domain/order-params.ts';
 export type { HealthEvent } from './market-data/health.ts';
-export {
-  type InstrumentLookup,
-  InstrumentMaster,
-} from './market-data/instruments/instrument-master.ts';
 export type { MarketGreeks, MarketQuote } from './market-data/market-quote.ts';
 export { atmStrike, nearestStrike, strikeStep } from './market-data/options/atm-strike.ts';
 export { type ExpiryChoice, selectExpiry } from './market-data/options/expiry.ts';
