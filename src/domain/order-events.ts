@@ -1,5 +1,6 @@
 import type { OrderIntent, PlaceIntent } from './intents.ts';
 import type { Paise } from './money.ts';
+import type { OrderType, Product, TransactionType } from './order-params.ts';
 
 /** Fields every order event carries. */
 interface OrderEventBase {
@@ -71,4 +72,61 @@ export interface Position {
   unrealised: Paise;
   /** Last price used to mark the position. */
   lastPrice: Paise;
+}
+
+/**
+ * One working order of a strategy as `ctx.openOrders()` shows it: placed or being placed,
+ * not yet filled, cancelled or rejected. Prices in paise.
+ *
+ * @example
+ * ```ts
+ * const pendingBuys = ctx.openOrders(3045).filter((o) => o.side === 'B');
+ * ```
+ */
+export interface OpenOrder {
+  /** Id of the intent behind it (the framework's own: `auto-eod-…`, `kill-…`, `shutdown-…`). */
+  intentId: string;
+  token: number;
+  symbol: string;
+  side: TransactionType;
+  /** Ordered quantity (after any modification). */
+  quantity: number;
+  filledQuantity: number;
+  orderType: OrderType;
+  product: Product;
+  /** Limit price (LMT, SL-LMT), as the book last showed it. */
+  price?: Paise;
+  /** Trigger price (SL-LMT, SL-MKT). */
+  triggerPrice?: Paise;
+  /**
+   * `deferred`: waiting for the open (or a pause) before it is sent; `submitting`/`unknown`:
+   * sent, not yet seen in the book; `pending`/`open`: in the book.
+   */
+  status: OpenOrderStatus;
+  /** Placed by the framework itself (square-off, kill switch, shutdown), not by an intent. */
+  system: boolean;
+}
+
+/** States of a working order. */
+export type OpenOrderStatus = 'deferred' | 'submitting' | 'unknown' | 'pending' | 'open';
+
+/**
+ * A flat position of `token` (what `ctx.position(token)` returns when there is none).
+ *
+ * @example
+ * ```ts
+ * flatPosition('sma', 3045); // netQuantity 0, every amount 0
+ * ```
+ */
+export function flatPosition(strategyId: string, token: number, symbol = ''): Position {
+  return {
+    strategyId,
+    token,
+    symbol,
+    netQuantity: 0,
+    averagePrice: 0,
+    realised: 0,
+    unrealised: 0,
+    lastPrice: 0,
+  };
 }

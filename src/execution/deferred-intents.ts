@@ -35,6 +35,11 @@ export class DeferredIntents {
     return this.queue.length;
   }
 
+  /** The intents that wait, oldest first (`ctx.openOrders` shows the placements). */
+  waiting(): readonly RoutedIntent[] {
+    return this.queue;
+  }
+
   /** Keeps an intent for later; while stopping it is denied instead. */
   defer(intent: RoutedIntent, reason: string, until?: number): void {
     const { clock } = this.deps;

@@ -13,6 +13,19 @@ interface Book {
   lastPrice: number;
 }
 
+function toPosition(b: Book): Position {
+  return {
+    strategyId: b.strategyId,
+    token: b.token,
+    symbol: b.symbol,
+    netQuantity: b.net,
+    averagePrice: b.net === 0 ? 0 : Math.round(b.openCost / b.net),
+    realised: b.realised,
+    unrealised: b.net * b.lastPrice - b.openCost,
+    lastPrice: b.lastPrice,
+  };
+}
+
 /**
  * Positions per strategy and instrument from fills, in integer paise. Realised PnL is
  * booked when a fill reduces a position; unrealised marks the rest to the last price.
@@ -73,18 +86,15 @@ export class PositionBook {
     const out: Position[] = [];
     for (const b of this.books.values()) {
       if (strategyId !== undefined && b.strategyId !== strategyId) continue;
-      out.push({
-        strategyId: b.strategyId,
-        token: b.token,
-        symbol: b.symbol,
-        netQuantity: b.net,
-        averagePrice: b.net === 0 ? 0 : Math.round(b.openCost / b.net),
-        realised: b.realised,
-        unrealised: b.net * b.lastPrice - b.openCost,
-        lastPrice: b.lastPrice,
-      });
+      out.push(toPosition(b));
     }
     return out;
+  }
+
+  /** One strategy's position in one instrument, if it ever had one (a direct lookup). */
+  position(strategyId: string, token: number): Position | undefined {
+    const b = this.books.get(`${strategyId}\u0000${token}`);
+    return b === undefined ? undefined : toPosition(b);
   }
 
   /** Sum of realised and unrealised PnL, of one strategy or of all. */

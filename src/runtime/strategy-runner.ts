@@ -84,6 +84,11 @@ export class StrategyRunner {
         instruments: wiring.instruments,
         // Automatic ids continue after those the journal remembers (restarts).
         intentSeq: lastAutoIdNumber(engine.orders(id).map((o) => o.intentId)),
+        // ctx.position / ctx.openOrders read the engine's book and tracker as they are now.
+        state: {
+          position: (strategyId, token) => engine.positions.position(strategyId, token),
+          openOrders: (strategyId, token) => engine.openOrders(strategyId, token),
+        },
       });
       this.current = 'running';
       this.subscription = this.loaded.definition.setup(ctx).subscribe({

@@ -16,6 +16,7 @@ import {
 } from '../market-data/instruments/instrument-master.ts';
 import { IntentFactory } from './intent-factory.ts';
 import type { MarketView, OptionsView, StrategyContext } from './strategy-context.ts';
+import { NO_STATE, type StrategyStateSource, strategyState } from './strategy-state.ts';
 
 /** What the kernel (or a test harness) provides to build a strategy's context. */
 export interface ContextDeps {
@@ -34,6 +35,8 @@ export interface ContextDeps {
   logger: Logger;
   /** Automatic intent ids start after this number (restarts: the journal's highest). */
   intentSeq?: number;
+  /** Positions and working orders (`ctx.position`, `ctx.openOrders`); none: flat, no orders. */
+  state?: StrategyStateSource;
   /** The instrument master; none: `ctx.instruments` misses every lookup. */
   instruments?: InstrumentLookup | undefined;
 }
@@ -42,6 +45,7 @@ export interface ContextDeps {
 export function buildContext<P>(deps: ContextDeps): StrategyContext<P> {
   const { strategyId, clock } = deps;
   const source: CalendarSource = deps.calendar$ ?? deps.calendar;
+  const state = strategyState(strategyId, deps.state ?? NO_STATE);
   return {
     strategyId,
     params: deps.params as P,
@@ -58,7 +62,9 @@ export function buildContext<P>(deps: ContextDeps): StrategyContext<P> {
     orders$: deps.orderEvents$.pipe(filter((e) => e.strategyId === strategyId)),
     positions$: deps.positions$.pipe(map((ps) => ps.filter((p) => p.strategyId === strategyId))),
     log: deps.logger.child({ strategy: strategyId }),
-    intents: new IntentFactory(deps.intentSeq ?? 0),
+    intents: new IntentFactory(deps.intentSeq ?? 0, state),
+    position: state.position,
+    openOrders: state.openOrders,
     instruments: deps.instruments ?? InstrumentMaster.empty(),
   };
 }

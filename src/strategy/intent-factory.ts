@@ -1,12 +1,31 @@
 import type {
   BracketIntent,
   CancelIntent,
+  Instrument,
   ModifyIntent,
   PlaceIntent,
   SquareOffIntent,
 } from '../domain/intents.ts';
 
+import type { Paise } from '../domain/money.ts';
+import type { Product } from '../domain/order-params.ts';
+import { NO_STATE, type StrategyState, strategyState } from './strategy-state.ts';
+import { planTarget } from './target-position.ts';
+
 type Without<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/** What {@link IntentFactory.target} is asked for; prices in paise. */
+export interface TargetRequest {
+  instrument: Instrument;
+  /** Signed net position wanted: positive long, negative short, 0 flat. */
+  quantity: number;
+  product: Product;
+  /** Of the orders it places; default `MKT`. */
+  orderType?: 'MKT' | 'LMT';
+  /** Limit price, with `LMT`. */
+  price?: Paise;
+  reason?: string;
+}
 
 /** An automatic id (`p12`, `x3`), or one derived from it (`x3:3045`, `p12/stop`, `p12#duplicate`). */
 const AUTO_ID = /^[pmcx](\d+)(?:$|[:/#])/;
@@ -44,7 +63,11 @@ export function lastAutoIdNumber(ids: Iterable<string>): number {
 export class IntentFactory {
   private seq: number;
 
-  constructor(start = 0) {
+  /** `state` answers {@link target}; without it every position reads flat. */
+  constructor(
+    start = 0,
+    private readonly state: StrategyState = strategyState('', NO_STATE),
+  ) {
     this.seq = start;
   }
 
@@ -99,5 +122,41 @@ export class IntentFactory {
       ...(token === undefined ? {} : { token }),
       ...(reason === undefined ? {} : { reason }),
     };
+  }
+
+  /**
+   * The intents that take this strategy's net position in `instrument` to the signed
+   * `quantity` (+ long, − short, 0 flat), given its position and working orders now (see
+   * {@link planTarget}): cancels of orders working away from it, then one order (two
+   * when the position reverses: an exit to flat, then the entry). Already there, or on
+   * the way: none. Emit them with `mergeMap`.
+   *
+   * @example
+   * ```ts
+   * signal$.pipe(mergeMap((long) => ctx.intents.target({ instrument: sbin, quantity: long ? 10 : 0, product: 'I' })));
+   * ```
+   */
+  target(request: TargetRequest): Array<PlaceIntent | CancelIntent> {
+    const { instrument, quantity, product, reason } = request;
+    const plan = planTarget(
+      this.state.position(instrument.token).netQuantity,
+      this.state.openOrders(instrument.token),
+      quantity,
+    );
+    const why = reason ?? `target ${quantity}`;
+    return [
+      ...plan.cancel.map((id) => this.cancel(id, why)),
+      ...plan.place.map(({ side, quantity: q }) =>
+        this.place({
+          instrument,
+          side,
+          quantity: q,
+          product,
+          orderType: request.orderType ?? 'MKT',
+          ...(request.price === undefined ? {} : { price: request.price }),
+          reason: why,
+        }),
+      ),
+    ];
   }
 }

@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import type { CalendarTick } from '../calendar/schedules.ts';
 import type { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
-import type { OrderEvent, Position } from '../domain/order-events.ts';
+import type { OpenOrder, OrderEvent, Position } from '../domain/order-events.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { HealthEvent } from '../market-data/health.ts';
 import type { InstrumentLookup } from '../market-data/instruments/instrument-master.ts';
@@ -101,6 +101,27 @@ export interface StrategyContext<P = unknown> {
   readonly log: Logger;
   /** Builders of intents with ids scoped to this strategy. */
   readonly intents: IntentFactory;
+  /**
+   * This strategy's position in `token`, now (synchronous): fills up to this instant,
+   * those recovered from the journal after a restart, and the framework's own square-offs
+   * included. A flat position (all zeros) when there is none.
+   *
+   * @example
+   * ```ts
+   * if (ctx.position(3045).netQuantity > 0) ctx.log.info('long');
+   * ```
+   */
+  position(token: number): Position;
+  /**
+   * This strategy's working orders (sent and not yet filled, cancelled or rejected), in
+   * `token` or in every instrument, the framework's own (square-off, kill switch) included.
+   *
+   * @example
+   * ```ts
+   * const working = ctx.openOrders(3045).reduce((n, o) => n + o.quantity - o.filledQuantity, 0);
+   * ```
+   */
+  openOrders(token?: number): readonly OpenOrder[];
   /**
    * The service's instrument master, loaded before `setup`: synchronous lookups by symbol
    * or token, `undefined` on a miss.

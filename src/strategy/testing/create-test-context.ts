@@ -4,10 +4,11 @@ import type { FullQuote, LtpQuote, Quote } from '../../api/schemas/quote.ts';
 import type { Greeks } from '../../api/schemas/utilities.ts';
 import type { TradingCalendar } from '../../calendar/trading-calendar.ts';
 import { VirtualClock } from '../../clock/virtual-clock.ts';
-import type { OrderEvent, Position } from '../../domain/order-events.ts';
+import type { Instrument } from '../../domain/intents.ts';
+import type { OpenOrder, OrderEvent, Position } from '../../domain/order-events.ts';
 import type { QuoteMode } from '../../domain/order-params.ts';
 import type { HealthEvent } from '../../market-data/health.ts';
-import type { InstrumentLookup } from '../../market-data/instruments/instrument-master.ts';
+import { InstrumentMaster } from '../../market-data/instruments/instrument-master.ts';
 import type { MarketGreeks, MarketQuote } from '../../market-data/market-quote.ts';
 import {
   type OptionChainSource,
@@ -27,8 +28,10 @@ export interface TestContext<P> {
   pushGreeks(token: number, greeks: Greeks): void;
   /** Publishes an order event for this strategy. */
   pushOrderEvent(event: OrderEvent): void;
-  /** Replaces the positions. */
+  /** Replaces the positions (`positions$` and `ctx.position`). */
   setPositions(positions: Position[]): void;
+  /** Replaces the working orders `ctx.openOrders` (and `ctx.intents.target`) see. */
+  setOpenOrders(orders: OpenOrder[]): void;
 }
 
 /**
@@ -51,14 +54,15 @@ export function createTestContext<P>(options: {
   start: number;
   /** Answers option-chain lookups; default: none listed. */
   optionChains?: OptionChainSource;
-  /** `ctx.instruments` (e.g. `new InstrumentMaster([...])`); default: every lookup misses. */
-  instruments?: InstrumentLookup;
+  /** What `ctx.instruments` finds (the instrument master's rows); default: every lookup misses. */
+  instruments?: readonly Instrument[];
 }): TestContext<P> {
   const clock = new VirtualClock(options.start);
   const quotes = new Subject<MarketQuote>();
   const greeks = new Subject<MarketGreeks>();
   const orderEvents = new Subject<OrderEvent>();
   const positions = new BehaviorSubject<Position[]>([]);
+  let openOrders: OpenOrder[] = [];
   const latest = new Map<number, MarketQuote>();
 
   const quote$ = <M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>> =>
@@ -72,7 +76,7 @@ export function createTestContext<P>(options: {
     );
 
   const ctx = buildContext<P>({
-    instruments: options.instruments,
+    instruments: new InstrumentMaster(options.instruments ?? []),
     strategyId: options.strategyId,
     params: options.params,
     clock,
@@ -105,6 +109,12 @@ export function createTestContext<P>(options: {
     },
     orderEvents$: orderEvents,
     positions$: positions,
+    state: {
+      position: (id, token) =>
+        positions.value.find((p) => p.strategyId === id && p.token === token),
+      openOrders: (_id, token) =>
+        openOrders.filter((o) => token === undefined || o.token === token),
+    },
     logger: pino({ level: 'silent' }),
   });
 
@@ -131,6 +141,9 @@ export function createTestContext<P>(options: {
     },
     setPositions(ps) {
       positions.next(ps);
+    },
+    setOpenOrders(orders) {
+      openOrders = orders;
     },
   };
 }
