@@ -3,8 +3,10 @@
 // the paper bot (`npm start`'s config: the three shipped strategies on the embedded
 // simulator, whose market is set inside a session so polling starts at once). The
 // first poll is the bot's first `quotes:*` response log line (debug level, JSON).
-// For comparison, the bot also starts the way it did before issue 13 (the framework's
-// sources compiled by tsx at start). Rounds are interleaved so machine load hits all
+// The strategies come from the strategy cache (a folder of the bench's, filled by the
+// warm-up round). For comparison, the bot also starts with the cache off (strategies
+// compiled by tsx at start) and the way it did before issue 13 (the framework's sources
+// compiled by tsx at start too). Rounds are interleaved so machine load hits all
 // alike; medians are compared.
 // Targets (issue 13): first poll <= 6x the baseline, --help <= 4x.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -71,12 +73,17 @@ process.exitCode = await main(['node', 'tiqs-runner', ...process.argv.slice(1)])
 ];
 
 /** Milliseconds from spawn to the paper bot's first answered quote poll. */
-async function untilFirstPoll(round: number, launcher: string[] = [bin]): Promise<number> {
+async function untilFirstPoll(
+  round: number,
+  launcher: string[] = [bin],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   rmSync(join(work, 'state'), { recursive: true, force: true });
   const started = performance.now();
   const child = spawn(process.execPath, [...launcher, 'run', '--config', config], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
+    env,
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), FIRST_POLL_TIMEOUT_MS);
   try {
@@ -100,12 +107,17 @@ const bare: number[] = [];
 const help: number[] = [];
 const firstPoll: number[] = [];
 const firstPollViaTsx: number[] = [];
+const firstPollNoCache: number[] = [];
+// The strategy cache in a folder of the bench's own: the warm-up round fills it.
+const cached = { ...process.env, TIQS_RUNNER_CACHE_DIR: join(work, 'strategy-cache') };
+const uncached = { ...process.env, TIQS_RUNNER_CACHE_DIR: 'off' };
 try {
-  await untilFirstPoll(-1); // warm the OS file cache; not counted
+  await untilFirstPoll(-1, [bin], cached); // warm the OS file cache, fill the strategy cache
   for (let round = 0; round < ROUNDS; round++) {
     bare.push(await untilExit(['-e', '0']));
     help.push(await untilExit([bin, '--help']));
-    firstPoll.push(await untilFirstPoll(round));
+    firstPoll.push(await untilFirstPoll(round, [bin], cached));
+    firstPollNoCache.push(await untilFirstPoll(round, [bin], uncached));
     firstPollViaTsx.push(await untilFirstPoll(round, viaTsx));
   }
 } finally {
@@ -125,6 +137,7 @@ console.table([
   row('node -e 0 (baseline)', bare),
   row('tiqs-runner --help', help, 4),
   row('paper bot: start to first quote poll', firstPoll, 6),
+  row('the same, strategy cache off (strategies by tsx)', firstPollNoCache),
   row('the same, framework compiled by tsx (before)', firstPollViaTsx),
 ]);
 const helpRatio = median(help) / base;
