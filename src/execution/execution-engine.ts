@@ -3,7 +3,7 @@ import { SessionError } from '../api/errors/session-error.ts';
 import { DEFAULT_RATE_LIMITS } from '../api/pacing/rate-limits.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
-import type { OrderEvent } from '../domain/order-events.ts';
+import type { OpenOrder, OrderEvent } from '../domain/order-events.ts';
 import { Amendments } from './amendment.ts';
 import { BracketManager } from './brackets/bracket-manager.ts';
 import { BracketStore } from './brackets/bracket-store.ts';
@@ -16,6 +16,7 @@ import { cancelAll, flattenAll } from './flatten.ts';
 import { IntentOutcomes } from './intent-outcomes.ts';
 import { type Journal, MemoryJournal } from './journal.ts';
 import { KillSwitch } from './kill-switch.ts';
+import { openOrdersOf } from './open-orders.ts';
 import { OrderTracker } from './order-tracker.ts';
 import { Placements } from './placement.ts';
 import { PositionBook } from './position-book.ts';
@@ -261,6 +262,11 @@ export class ExecutionEngine {
     return this.tracker
       .all()
       .filter((o) => strategyId === undefined || o.strategyId === strategyId);
+  }
+
+  /** Working orders of a strategy, deferred placements included (`ctx.openOrders`). */
+  openOrders(strategyId: string, token?: number): OpenOrder[] {
+    return openOrdersOf(this.tracker.active(), this.deferred.waiting(), strategyId, token);
   }
 
   /** Runs one tracking poll now (or waits for the one under way). */
