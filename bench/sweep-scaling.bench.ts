@@ -14,7 +14,10 @@
  * The machine's other load distorts a parallel speed-up more than anything (a second
  * core busy elsewhere is no second core), so rounds alternate 1, 2, 2, 1 workers (drift
  * in the load hits both alike), the ratio is of medians, and the load average is printed
- * before and after. Per mode it also prints the sum of the jobs' own times: if 2 workers
+ * before and after. Where Linux groups processes by session for the scheduler
+ * (`/proc/sys/kernel/sched_autogroup_enabled`), a busy machine gives this session its
+ * share of the cores however many threads it runs, so 2 workers then get no more CPU
+ * than 1: the bench says so when it sees load above the core count. Per mode it also prints the sum of the jobs' own times: if 2 workers
  * make each job slower (cores taken by others, shared memory bandwidth), that sum grows;
  * if the pool schedules badly, the wall time grows beyond half of it.
  * Both modes must rank the same results. Target: 1 worker's wall time ≥ 1.6× that of
@@ -24,7 +27,7 @@
  */
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTradingDays } from './helpers/multi-day-data.ts';
 import { writeSmaSpec } from './helpers/sma-spec.ts';
@@ -44,6 +47,16 @@ interface SweepRun extends TimedRun {
 }
 
 ensureBuild();
+/** Whether Linux shares the CPU between sessions rather than threads. */
+function autogroup(): string {
+  try {
+    const on = readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1';
+    return on ? 'on here' : 'off here';
+  } catch {
+    return 'unknown here';
+  }
+}
+
 const work = mkdtempSync(join(tmpdir(), 'tr-bench-sweep-'));
 try {
   const data = await writeTradingDays(join(work, 'days'), DAYS);
@@ -94,6 +107,16 @@ try {
   );
   console.log(line('1 worker ', one));
   console.log(line('2 workers', two));
+  const cpuAdded = median(two.map((r) => r.cpuMs)) / median(one.map((r) => r.cpuMs)) - 1;
+  console.log(
+    `2 workers' extra CPU  ${(cpuAdded * 100).toFixed(0)}% (a second worker's start and first, cold job)`,
+  );
+  const busiest = Math.max(loadBefore, loadavg()[0] ?? 0);
+  if (busiest > availableParallelism()) {
+    console.log(
+      `note      load ${busiest.toFixed(1)} > ${availableParallelism()} cores: other work holds the cores, and with autogroup scheduling (${autogroup()}) this session gets its share whatever its thread count, so the ratio below is the machine's, not the pool's`,
+    );
+  }
   const ratio = median(one.map((r) => r.wallMs)) / median(two.map((r) => r.wallMs));
   const met = ratio >= TARGET;
   console.log(
