@@ -18,7 +18,7 @@ import {
 import { vendorable, vendorPackage } from './vendor-package.ts';
 
 /** A strategy graph the cache cannot hold; it is loaded by tsx as before. */
-export class NotCacheableError extends Error {
+class NotCacheableError extends Error {
   override name = 'NotCacheableError';
 }
 
