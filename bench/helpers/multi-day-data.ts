@@ -11,7 +11,7 @@ import { openRecordings } from '../../src/recording/recording-set.ts';
 import { shiftRecording } from '../../src/recording/shift-recording.ts';
 
 /** The shipped sample day. */
-export const SAMPLE_DAY = resolve('backtests/data/sample-day');
+const SAMPLE_DAY = resolve('backtests/data/sample-day');
 
 /** Day shifts (ms, ≤ 0) of the sample day onto the `n` trading days ending with it. */
 async function tradingDayShifts(n: number): Promise<number[]> {

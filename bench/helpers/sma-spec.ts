@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** The shipped SMA-crossover spec the benches run. */
-export const SMA_SPEC = resolve('backtests/sma-crossover.yaml');
+const SMA_SPEC = resolve('backtests/sma-crossover.yaml');
 
 /** Where and how the bench's copy of the spec runs. */
 export interface SmaSpecOptions {
