@@ -108,3 +108,69 @@ describe('parity: paper on the simulator vs a backtest of what it recorded', () 
     expect(result.fills.map(fillKey)).toEqual(paperFills.map((f) => fillKey(f as never)));
   });
 });
+
+const bracketConfigText = (stateDir: string) => `
+mode: paper
+marketData: { intervalMs: 2000 }
+strategies:
+  - id: brackets
+    module: ../test/fixtures/strategies/bracket-probe.ts
+    params: { token: 3045, everySeconds: 600, flatAt: "11:20" }
+recording:
+  instruments: [{ token: 3045, mode: full }]
+paper: { latencyMs: 200, slippageTicks: 1 }
+state: { dir: ${stateDir} }
+logging: { level: silent, summaryIntervalSeconds: 0 }
+`;
+
+describe('parity: brackets in paper and in a backtest of its recording', () => {
+  it('places, trails, fills and cancels the same legs at the same instants', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-parity-brackets-'));
+    const data = join(dir, 'recording');
+    const config = parseConfig(bracketConfigText(join(dir, 'state')), 'config/parity.yaml', {});
+    const configFile = resolve('config/parity.yaml');
+    const clock = new VirtualClock(START);
+    const kernel = await Kernel.create({
+      config,
+      configFile,
+      logger: pino({ level: 'silent' }),
+      clock,
+      source: simExchangeSource(new SimExchange({ clock, seed: 42 })),
+      recordTo: data,
+    });
+    const paperEvents: OrderEvent[] = [];
+    kernel.engine.events$.subscribe((e) => paperEvents.push(e));
+    await kernel.start();
+    await clock.advanceToAsync(END);
+    await kernel.stop();
+    const result = await runBacktest({
+      file: configFile,
+      name: 'parity-brackets',
+      projectDir: process.cwd(),
+      config,
+      backtest: backtestSectionSchema.parse({
+        data,
+        from: new Date(START).toISOString(),
+        to: new Date(END).toISOString(),
+        logLevel: 'silent',
+      }),
+    });
+    /** A fill: when, which order (entry or leg), how many, at what price. */
+    const fillKey = (f: {
+      at: number;
+      intentId: string;
+      fillQuantity?: number;
+      quantity?: number;
+      fillPrice?: number;
+      price?: number;
+    }) => [f.at, f.intentId, f.fillQuantity ?? f.quantity, f.fillPrice ?? f.price].join(':');
+    const paperFills = paperEvents.filter(
+      (e) => e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled',
+    );
+    // Not vacuous: stops and targets were placed and some of each filled.
+    const legFills = paperFills.map((f) => f.intentId).filter((id) => id.includes('/'));
+    expect(legFills.some((id) => id.endsWith('/sl'))).toBe(true);
+    expect(legFills.some((id) => id.endsWith('/tp'))).toBe(true);
+    expect(result.fills.map(fillKey)).toEqual(paperFills.map((f) => fillKey(f as never)));
+  });
+});
