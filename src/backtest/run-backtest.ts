@@ -10,6 +10,7 @@ import { openRecordings } from '../recording/recording-set.ts';
 import { Kernel } from '../runtime/kernel.ts';
 import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-spec.ts';
 import { type CostModel, costModel } from './cost-model.ts';
+import { EquitySeries } from './equity-series.ts';
 import { type EquityPoint, type Summary, summarize } from './metrics.ts';
 import { ReplayMarket } from './replay-market.ts';
 import { ReplaySource } from './replay-source.ts';
@@ -87,7 +88,8 @@ export async function runBacktest(
   const model = costModel(bt.costs);
   const ledger = new TradeLedger(model);
   const intents: IntentRecord[] = [];
-  const equity: EquityPoint[] = [];
+  // Columns while running (flat buffers, not an object a sample); points at the end.
+  const curve = new EquitySeries();
   const capital = Math.round(bt.capital * 100);
   const subs: Subscription[] = [];
   const kernel = await Kernel.create({
@@ -107,7 +109,7 @@ export async function runBacktest(
       const pnl = gross - ledger.costs.total;
       const value = capital + pnl;
       peak = Math.max(peak, value);
-      equity.push({
+      curve.push({
         at,
         equity: value,
         drawdown: Math.max(0, peak - value),
@@ -141,6 +143,7 @@ export async function runBacktest(
     kernel.engine.positions.positions().find((p) => p.token === token)?.lastPrice;
   const trades = roundTrips(ledger.fills, (f) => ledger.fillCharges(f), last);
   const orders = ledger.orderCosts();
+  const equity = curve.points();
   const summary = summarize({
     startMs: from,
     endMs: to,

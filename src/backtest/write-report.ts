@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.ts';
-import { reportJson } from './report-json.ts';
+import { reportJsonParts } from './report-json.ts';
 import type { BacktestResult } from './run-backtest.ts';
 
 /**
@@ -20,7 +20,13 @@ export async function writeReport(
   await mkdir(dir, { recursive: true });
   const json = join(dir, 'report.json');
   const html = join(dir, 'report.html');
-  await writeFile(json, reportJson(result));
+  // Part by part: a long run's equity curve is megabytes of text, never held whole.
+  const file = await open(json, 'w');
+  try {
+    for (const part of reportJsonParts(result)) await file.write(part);
+  } finally {
+    await file.close();
+  }
   await writeFile(html, reportHtml(result));
   return { json, html };
 }

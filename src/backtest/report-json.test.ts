@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { EquityPoint } from './metrics.ts';
+import { reportJson, reportJsonParts } from './report-json.ts';
+import type { BacktestResult } from './run-backtest.ts';
+
+/** A result with `n` equity points; the rest is small but of every kind. */
+function result(n: number): BacktestResult {
+  const equity: EquityPoint[] = Array.from({ length: n }, (_, i) => ({
+    at: 1_795_147_561_000 + i * 60_000,
+    equity: 100_000_000 - i * 7,
+    drawdown: i * 7,
+    exposure: i % 3 === 0 ? 0 : 7_986_000,
+    open: i % 5 !== 0,
+  }));
+  return {
+    name: 'sma <crossover>',
+    params: { 'sma.fast': 3 },
+    summary: { startMs: 1_795_147_561_000, endMs: 1_795_170_000_000, netPnl: -25_830 },
+    intents: [{ kind: 'cancel', id: 'c1', strategyId: 'sma', at: 1_795_147_561_000 }],
+    fills: [],
+    orders: [],
+    trades: [],
+    equity,
+    strategies: { sma: 'stopped' },
+    costModel: {},
+    fillModel: { latencyMs: 250, slippageTicks: 0 },
+    elapsedMs: 12,
+    replay: { steps: 1, records: 2, timersFired: 3 },
+  } as unknown as BacktestResult;
+}
+
+describe('reportJson', () => {
+  it.each([0, 1, 4_500])(
+    'writes %i equity points in parts that join to one indented JSON text',
+    (n) => {
+      const r = result(n);
+      const parts = [...reportJsonParts(r)];
+      const text = parts.join('');
+      expect(text).toBe(reportJson(r));
+      // The layout is JSON.stringify's own (indent 1), whatever the parts.
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 1)}\n`);
+      const report = JSON.parse(text);
+      expect(report.equity).toEqual(r.equity);
+      expect(report.elapsedMs).toBe(12);
+      expect(Object.keys(report).slice(-2)).toEqual(['equity', 'elapsedMs']);
+      // No part holds the whole curve when it is long.
+      if (n > 2_000) expect(Math.max(...parts.map((p) => p.length))).toBeLessThan(text.length / 2);
+    },
+  );
+});
