@@ -12,6 +12,7 @@ import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-s
 import { type CostModel, costModel } from './cost-model.ts';
 import { EquitySeries } from './equity-series.ts';
 import { type EquityPoint, type Summary, summarize } from './metrics.ts';
+import { RecordingCandleHistory } from './recording-candle-history.ts';
 import { ReplayMarket } from './replay-market.ts';
 import { ReplaySource } from './replay-source.ts';
 import { type RoundTrip, roundTrips } from './round-trips.ts';
@@ -76,6 +77,8 @@ export async function runBacktest(
   const clock = new VirtualClock(from);
   const source = new ReplaySource(recording, clock);
   const market = new ReplayMarket(recording, clock);
+  // Warm-up candles: the recording's quotes before the window, read once before the replay.
+  const candleHistory = await RecordingCandleHistory.load(recording, from);
   const stateDir = await mkdtemp(join(tmpdir(), 'tiqs-backtest-'));
   const params = options.params ?? {};
   const config: RunnerConfig = {
@@ -99,6 +102,7 @@ export async function runBacktest(
     clock,
     source,
     market,
+    candleHistory,
   });
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));

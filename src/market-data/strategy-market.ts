@@ -1,6 +1,8 @@
 import { filter, Observable, Subject, type Subscriber } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
+import type { Candle, CandleInterval } from '../domain/candle.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
+import type { CandleHub, CandleOptions } from './candles/candle-hub.ts';
 import type { HealthEvent, HealthStatus } from './health.ts';
 import type { SubscribeOptions } from './market-data-bus.ts';
 import type { MarketFeed } from './market-feed.ts';
@@ -45,22 +47,37 @@ export class StrategyMarket {
    */
   readonly health$: Observable<HealthEvent>;
 
+  /** Candle warnings of this strategy's own `candles$` (cold starts), replayed to late subscribers. */
+  private readonly candleWarnings: HealthEvent[] = [];
+  private readonly candleWarning = new Subject<HealthEvent>();
+
   constructor(
     private readonly feed: MarketFeed,
     private readonly clock: Clock,
+    private readonly candles?: CandleHub,
   ) {
     this.health$ = new Observable<HealthEvent>((subscriber) => {
       const sub = feed.health$
         .pipe(filter((e) => e.token === undefined || this.asked.has(e.token)))
         .subscribe(subscriber);
+      for (const w of this.candleWarnings) subscriber.next(w);
+      sub.add(this.candleWarning.subscribe(subscriber));
       for (const token of this.asked.keys()) this.replay(token, subscriber);
       sub.add(this.added.subscribe((token) => this.replay(token, subscriber)));
       return sub;
     });
   }
 
-  /** The view of `strategyId` on `feed`, made on first use (the summary lists it). */
-  static of(feed: MarketFeed, clock: Clock, strategyId: string): StrategyMarket {
+  /**
+   * The view of `strategyId` on `feed`, made on first use (the summary lists it);
+   * `candles` serves its `candles$` (one hub shared by every strategy of the bot).
+   */
+  static of(
+    feed: MarketFeed,
+    clock: Clock,
+    strategyId: string,
+    candles?: CandleHub,
+  ): StrategyMarket {
     let views = registry.get(feed);
     if (views === undefined) {
       views = new Map();
@@ -68,7 +85,7 @@ export class StrategyMarket {
     }
     let view = views.get(strategyId);
     if (view === undefined) {
-      view = new StrategyMarket(feed, clock);
+      view = new StrategyMarket(feed, clock, candles);
       views.set(strategyId, view);
     }
     return view;
@@ -101,6 +118,22 @@ export class StrategyMarket {
   /** See {@link MarketFeed.greeks$}. */
   greeks$(tokens: readonly number[], options?: SubscribeOptions): Observable<MarketGreeks> {
     return this.track(tokens, () => this.feed.greeks$(tokens, options));
+  }
+
+  /**
+   * Completed candles of `token` (see `CandleHub`); a cold start is a `degraded` event of
+   * the token on this strategy's {@link health$}.
+   */
+  candles$(token: number, interval: CandleInterval, options?: CandleOptions): Observable<Candle> {
+    const hub = this.candles;
+    if (hub === undefined) throw new Error('candles$: no candle hub wired to this market view');
+    return this.track([token], () =>
+      hub.candles$(token, interval, options, (w) => {
+        // Kept (a few) for a health$ subscribed later than the candles.
+        if (this.candleWarnings.length < 100) this.candleWarnings.push(w);
+        this.candleWarning.next(w);
+      }),
+    );
   }
 
   /** How the tokens this strategy asks for are doing now. */

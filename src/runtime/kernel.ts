@@ -12,6 +12,7 @@ import type { Broker } from '../execution/broker.ts';
 import type { ExecutionEngine } from '../execution/execution-engine.ts';
 import type { ShutdownReport } from '../execution/run-shutdown.ts';
 import { untilAborted } from '../execution/until-aborted.ts';
+import { CandleHub } from '../market-data/candles/candle-hub.ts';
 import type { InstrumentMasterStore } from '../market-data/instruments/instrument-master-store.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { Recorder } from '../recording/recorder.ts';
@@ -215,6 +216,15 @@ export class Kernel {
       clock: this.clock,
       calendar$: this.calendarStore.calendar$,
       feed: this.bus,
+      // One candle hub for every strategy: one aggregator per token and interval.
+      candles: new CandleHub({
+        feed: this.bus,
+        clock: this.clock,
+        calendar: () => this.calendarStore.calendar,
+        ...(this.parts.candleHistory === undefined ? {} : { history: this.parts.candleHistory }),
+        exchangeOf: (token) => this.instruments.byToken(token)?.exchange,
+        logger: this.logger.child({ component: 'candles' }),
+      }),
       quoteSource: this.parts.quoteSource,
       engine: this.engine,
       positions$: this.positions$,

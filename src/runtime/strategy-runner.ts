@@ -6,6 +6,7 @@ import type { Clock } from '../clock/clock.ts';
 import type { OrderIntent } from '../domain/intents.ts';
 import type { Position } from '../domain/order-events.ts';
 import type { ExecutionEngine } from '../execution/execution-engine.ts';
+import type { CandleHub } from '../market-data/candles/candle-hub.ts';
 import type { InstrumentLookup } from '../market-data/instruments/instrument-master.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { MarketSource } from '../market-data/market-source.ts';
@@ -24,6 +25,8 @@ export interface StrategyWiring {
   clock: Clock;
   calendar$: CalendarSource;
   feed: MarketFeed;
+  /** Candles over `feed` (`ctx.market.candles$`), one hub for every strategy. */
+  candles?: CandleHub;
   /** Option chains are resolved against it. */
   quoteSource: MarketSource;
   engine: ExecutionEngine;
@@ -74,7 +77,7 @@ export class StrategyRunner {
         calendar,
         calendar$: wiring.calendar$,
         // Its own view: health$ carries the events of the tokens this strategy asked for.
-        market: StrategyMarket.of(wiring.feed, clock, id),
+        market: StrategyMarket.of(wiring.feed, clock, id, wiring.candles),
         options: {
           chain$: (request) => defer(() => resolveOptionChain(wiring.quoteSource, clock, request)),
         },

@@ -29,6 +29,7 @@ import { CANCEL_ACCEPTED, MODIFY_ACCEPTED, OrderEngine } from './engine/order-en
 import { toHistory, toOrderBookRecord, toTradeBookRecord } from './engine/order-records.ts';
 import { toOrderParams } from './engine/to-order-params.ts';
 import { formatTimeStamp } from './ist-time.ts';
+import { CandleTape } from './market/candle-tape.ts';
 import { InstrumentUniverse } from './market/instrument-universe.ts';
 import type { SimInstrument } from './market/sim-instrument.ts';
 import { SimMarket } from './market/sim-market.ts';
@@ -67,6 +68,8 @@ export class SimExchange {
   readonly market: SimMarket;
   readonly engine: OrderEngine;
   readonly hours: MarketSessions;
+  /** Minute bars of every underlying, for `GET /candle/...` (see `http/candle-route.ts`). */
+  readonly candles: CandleTape;
   /** Holidays given in the options; without them, the simulator's calendar of each year. */
   private readonly holidayData: Holidays | undefined;
 
@@ -86,6 +89,7 @@ export class SimExchange {
       seed: options.seed ?? 1,
       startAt,
     });
+    this.candles = new CandleTape(this.hours);
     this.engine = new OrderEngine({
       clock: this.clock,
       market: this.market,
@@ -98,11 +102,17 @@ export class SimExchange {
 
   /** Brings prices and resting orders up to the clock's now. Every operation calls it. */
   sync(): void {
-    const engine = this.engine;
-    this.market.advanceTo(this.clock.now(), {
+    const { engine, market, candles } = this;
+    market.advanceTo(this.clock.now(), {
       onOpen: (at) => engine.onOpen(at),
       onClose: (at) => engine.onClose(at),
-      onStep: (at) => engine.onStep(at),
+      onStep: (at) => {
+        engine.onStep(at);
+        for (const u of market.universe.underlyings) {
+          const trade = market.trade(u.token);
+          if (trade !== undefined) candles.onStep(at, u.token, trade);
+        }
+      },
     });
   }
 

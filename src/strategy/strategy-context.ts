@@ -3,6 +3,7 @@ import type { Observable } from 'rxjs';
 import type { CalendarTick } from '../calendar/schedules.ts';
 import type { TradingCalendar } from '../calendar/trading-calendar.ts';
 import type { Clock } from '../clock/clock.ts';
+import type { Candle, CandleInterval } from '../domain/candle.ts';
 import type { OpenOrder, OrderEvent, Position } from '../domain/order-events.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { HealthEvent } from '../market-data/health.ts';
@@ -27,6 +28,24 @@ export interface MarketView {
   quotes$<M extends QuoteMode>(tokens: readonly number[], mode: M): Observable<MarketQuote<M>>;
   quote$<M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>>;
   greeks$(tokens: readonly number[]): Observable<MarketGreeks>;
+  /**
+   * Completed candles of `token`, each once at its end (the one in progress never),
+   * aligned to the session open and never across a session break; an interval without
+   * a trade has no candle. `history: N` first gives the N candles before now
+   * (`historical: true`): from the service in live and paper mode, from the recording in
+   * a backtest; without it the stream starts cold and `health$` says so. See
+   * docs/strategies.md, "Candles".
+   *
+   * @example
+   * ```ts
+   * ctx.market.candles$(3045, '5m', { history: 14 }).pipe(map((c) => c.close));
+   * ```
+   */
+  candles$(
+    token: number,
+    interval: CandleInterval,
+    options?: { history?: number },
+  ): Observable<Candle>;
   /**
    * The feed's overall health, then the events of this strategy's own tokens: e.g.
    * `{ status: 'rejected', token }` when the service rejects a token it asked for (the

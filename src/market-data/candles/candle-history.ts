@@ -1,5 +1,6 @@
 import type { Candle, CandleInterval } from '../../domain/candle.ts';
 import type { Exchange } from '../../domain/order-params.ts';
+import type { CandleCalendar } from './candle-calendar.ts';
 
 /** One request for history: completed candles of a token in `[from, to)`. */
 export interface CandleHistoryRequest {
@@ -11,6 +12,8 @@ export interface CandleHistoryRequest {
   readonly from: number;
   /** Epoch ms: only candles ending by then (completed before now). */
   readonly to: number;
+  /** The calendar the live candles align to (a source that aggregates uses it too). */
+  readonly calendar?: CandleCalendar;
 }
 
 /**

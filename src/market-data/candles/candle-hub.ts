@@ -50,11 +50,15 @@ export class CandleHub {
     this.live = new LiveCandles(options.feed, options.clock, options.calendar, options.exchangeOf);
   }
 
-  /** Completed candles of `token`: `history` warm-up ones first, then each live one at its end. */
+  /**
+   * Completed candles of `token`: `history` warm-up ones first, then each live one at its
+   * end. `onWarning` hears this subscription's cold start too (a strategy's own health$).
+   */
   candles$(
     token: number,
     interval: CandleInterval,
     options: CandleOptions = {},
+    onWarning?: (warning: HealthEvent) => void,
   ): Observable<Candle> {
     if (!CANDLE_INTERVALS.includes(interval)) {
       throw new RangeError(`candles$: interval must be one of ${CANDLE_INTERVALS.join(', ')}`);
@@ -72,14 +76,13 @@ export class CandleHub {
         error: (err: unknown) => subscriber.error(err),
         complete: () => (warm ? subscriber.complete() : undefined),
       });
-      const historySub = from(this.history(token, interval, wanted, now, abort.signal)).subscribe(
-        (candles) => {
-          for (const c of candles) subscriber.next(c);
-          warm = true;
-          for (const c of buffered.splice(0)) subscriber.next(c);
-          if (liveSub.closed) subscriber.complete();
-        },
-      );
+      const fetched = this.history(token, interval, wanted, now, abort.signal, onWarning);
+      const historySub = from(fetched).subscribe((candles) => {
+        for (const c of candles) subscriber.next(c);
+        warm = true;
+        for (const c of buffered.splice(0)) subscriber.next(c);
+        if (liveSub.closed) subscriber.complete();
+      });
       return () => {
         abort.abort();
         historySub.unsubscribe();
@@ -95,6 +98,7 @@ export class CandleHub {
     wanted: number,
     now: number,
     signal: AbortSignal,
+    onWarning?: (warning: HealthEvent) => void,
   ): Promise<Candle[]> {
     const { history } = this.options;
     const calendar = this.options.calendar();
@@ -107,10 +111,8 @@ export class CandleHub {
       // Twice the slots: a slot without trades has no candle.
       const fromMs = lookbackStart(calendar, now, interval, wanted * 2, exchange);
       try {
-        const got = await history.candles(
-          { token, interval, exchange, from: fromMs, to: now },
-          signal,
-        );
+        const request = { token, interval, exchange, from: fromMs, to: now, calendar };
+        const got = await history.candles(request, signal);
         candles = got
           .filter((c) => c.end <= now && c.start >= fromMs)
           .slice(-wanted)
@@ -121,7 +123,10 @@ export class CandleHub {
         reason = `history unavailable: ${err instanceof Error ? err.message : String(err)}`;
       }
     }
-    if (reason !== undefined) this.warn(token, interval, wanted, candles.length, reason);
+    if (reason !== undefined) {
+      const warning = this.warn(token, interval, wanted, candles.length, reason);
+      onWarning?.(warning);
+    }
     return candles;
   }
 
@@ -131,9 +136,12 @@ export class CandleHub {
     wanted: number,
     got: number,
     reason: string,
-  ): void {
+  ): HealthEvent {
     const text = `${interval} candles of ${token} start ${got === 0 ? 'cold' : 'short'}: ${reason}`;
     this.options.logger?.warn({ token, interval, wanted, got }, text);
-    this.warnings.next({ status: 'degraded', at: this.options.clock.now(), token, reason: text });
+    const at = this.options.clock.now();
+    const warning: HealthEvent = { status: 'degraded', at, token, reason: text };
+    this.warnings.next(warning);
+    return warning;
   }
 }

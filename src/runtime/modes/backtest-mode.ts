@@ -43,6 +43,7 @@ export async function backtestMode(input: ModeInput, source: MarketSource): Prom
     // Backtests and sweeps run in parallel: each keeps its journal to itself.
     journal: options.journal ?? new MemoryJournal(),
     recorder,
+    ...(options.candleHistory === undefined ? {} : { candleHistory: options.candleHistory }),
     describe: describeTo(broker),
     // The source and the market are the caller's; new credentials mean nothing to them.
     setCredentials: () => undefined,

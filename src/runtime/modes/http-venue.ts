@@ -4,6 +4,7 @@ import { type Credentials, TiqsClient } from '../../api/tiqs-client.ts';
 import type { Clock } from '../../clock/clock.ts';
 import { LiveClock } from '../../clock/live-clock.ts';
 import type { MarketSessions } from '../../domain/market-sessions.ts';
+import { EndpointCandleHistory } from '../../market-data/candles/endpoint-history.ts';
 import { DEFAULT_SIM_CREDENTIALS } from '../../sim/http/sim-auth.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from '../embedded-simulator.ts';
 import { externalMarketClock } from '../market-clock.ts';
@@ -98,6 +99,12 @@ export async function connectHttpVenue(input: ModeInput): Promise<HttpVenue> {
       calendarStore,
       feed,
       recorder,
+      // Warm-up candles from the service's endpoint, paced on network time.
+      candleHistory: new EndpointCandleHistory({
+        client,
+        clock: networkClock,
+        calendar: () => calendarStore.calendar,
+      }),
       client,
       sessions,
       stateDir,

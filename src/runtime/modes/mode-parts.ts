@@ -6,6 +6,7 @@ import type { RunnerConfig } from '../../config/config-schema.ts';
 import type { Instrument } from '../../domain/intents.ts';
 import type { Broker } from '../../execution/broker.ts';
 import type { Journal } from '../../execution/journal.ts';
+import type { CandleHistory } from '../../market-data/candles/candle-history.ts';
 import type { MarketFeed } from '../../market-data/market-feed.ts';
 import type { MarketSource } from '../../market-data/market-source.ts';
 import type { Recorder } from '../../recording/recorder.ts';
@@ -34,6 +35,8 @@ export interface KernelOptions {
   market?: MarketFeed;
   /** Execution's journal; default SQLite in the state folder (in memory with a `source`). */
   journal?: Journal;
+  /** Warm-up candles with a `source` (a backtest: the recording before the window). */
+  candleHistory?: CandleHistory;
   /**
    * Record everything the market-data source answers into this folder (the `record`
    * command); without it, `recording.enabled` in the config picks a folder per run.
@@ -70,6 +73,8 @@ export interface ModeParts {
   journal: Journal;
   /** Records the source's answers when recording is on (see `src/recording/recorder.ts`). */
   recorder: Recorder | undefined;
+  /** Warm-up candles (`candles$` `history`): the service's endpoint, or a recording; none: cold. */
+  candleHistory?: CandleHistory;
   /** The state folder, for caches (the instrument master's); none in a backtest. */
   stateDir?: string;
   /** Tells the venue an instrument's lot and tick before an order in it (paper fills need them). */

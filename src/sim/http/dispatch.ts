@@ -9,6 +9,7 @@ import { QUOTE_MODES, type QuoteMode, VARIETIES, type Variety } from '../../doma
 import { instrumentMasterFile } from '../market/instrument-master-file.ts';
 import { badRequest } from '../sim-error.ts';
 import type { SimExchange } from '../sim-exchange.ts';
+import { serveCandles } from './candle-route.ts';
 import { RawAnswer } from './raw-answer.ts';
 import type { RouteId } from './route-table.ts';
 
@@ -16,6 +17,8 @@ import type { RouteId } from './route-table.ts';
 export interface DispatchOptions {
   /** Most tokens accepted by the list-quote and greeks operations. */
   maxTokensPerRequest: number;
+  /** The request's URL: the candle route reads its query. */
+  url?: string;
 }
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
@@ -105,6 +108,8 @@ export function dispatch(
         instrumentMasterFile(exchange.market.universe),
         'application/octet-stream',
       );
+    case 'candles':
+      return serveCandles(exchange, params, options.url ?? '');
   }
 }
 

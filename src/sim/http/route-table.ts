@@ -14,6 +14,7 @@ export const ROUTE_IDS = [
   'optionChain',
   'greeks',
   'instrumentMaster',
+  'candles',
 ] as const;
 /** One operation of spec §4. */
 export type RouteId = (typeof ROUTE_IDS)[number];
@@ -40,6 +41,8 @@ const TABLE: Table = [
   [/^\/info\/greeks$/, { POST: 'greeks' }],
   // Beyond the spec (api-facts.md, "Instrument master"): a CSV file, not an envelope.
   [/^\/all$/, { GET: 'instrumentMaster' }],
+  // Beyond the spec (api-facts.md, "Historical candles"): a bare JSON array.
+  [/^\/candle\/([^/]+)\/([^/]+)\/([^/]+)$/, { GET: 'candles' }],
 ];
 
 /**

@@ -210,7 +210,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     // Counted before dispatch, which refuses a batch naming an unknown token.
     if (route === 'quote') stats.recordAsked([(body as { token?: unknown } | null)?.token]);
     if (route === 'quotes' && Array.isArray(body)) stats.recordAsked(body);
-    const data = dispatch(exchange, route, match.params, body, { maxTokensPerRequest });
+    const data = dispatch(exchange, route, match.params, body, {
+      maxTokensPerRequest,
+      url: req.url ?? '',
+    });
     if (route === 'placeOrder' && faults.takeLostOrderResponse()) return drop(req);
     // A file (the instrument master) goes out as it is, outside the envelope.
     const file = data instanceof RawAnswer ? data : undefined;

@@ -125,6 +125,11 @@ export class SimMarket implements VenueMarket {
     return this.snapshot(token).ltp;
   }
 
+  /** An underlying's last price and day volume (its path); undefined for options. */
+  trade(token: number): { readonly ltp: Paise; readonly volume: number } | undefined {
+    return this.paths.get(token);
+  }
+
   band(token: number): PriceBand {
     return this.snapshot(token).band;
   }

@@ -7,6 +7,8 @@ import { VirtualClock } from '../../clock/virtual-clock.ts';
 import type { Instrument } from '../../domain/intents.ts';
 import type { OpenOrder, OrderEvent, Position } from '../../domain/order-events.ts';
 import type { QuoteMode } from '../../domain/order-params.ts';
+import type { CandleHistory } from '../../market-data/candles/candle-history.ts';
+import { CandleHub } from '../../market-data/candles/candle-hub.ts';
 import type { HealthEvent } from '../../market-data/health.ts';
 import { InstrumentMaster } from '../../market-data/instruments/instrument-master.ts';
 import type { MarketGreeks, MarketQuote } from '../../market-data/market-quote.ts';
@@ -54,6 +56,8 @@ export function createTestContext<P>(options: {
   start: number;
   /** Answers option-chain lookups; default: none listed. */
   optionChains?: OptionChainSource;
+  /** Warm-up candles for `candles$(…, { history })`; default none (cold start). */
+  candleHistory?: CandleHistory;
   /** What `ctx.instruments` finds (the instrument master's rows); default: every lookup misses. */
   instruments?: readonly Instrument[];
 }): TestContext<P> {
@@ -75,6 +79,13 @@ export function createTestContext<P>(options: {
       map((q) => ({ ...q, mode, quote: projectQuote(q.quote, q.mode, mode) }) as MarketQuote<M>),
     );
 
+  const candles = new CandleHub({
+    feed: { quote$ },
+    clock,
+    calendar: () => options.calendar,
+    ...(options.candleHistory === undefined ? {} : { history: options.candleHistory }),
+  });
+
   const ctx = buildContext<P>({
     instruments: new InstrumentMaster(options.instruments ?? []),
     strategyId: options.strategyId,
@@ -93,6 +104,8 @@ export function createTestContext<P>(options: {
       greeks$: (tokens) => greeks.pipe(filter((g) => tokens.includes(g.token))),
       // Healthy market data, for ever (no bus here to fail).
       health$: new BehaviorSubject<HealthEvent>({ status: 'ok', at: options.start }),
+      // Candles from the pushed quotes that carry volume (full, ohlcv), as the kernel builds them.
+      candles$: (token, interval, opts) => candles.candles$(token, interval, opts),
     },
     options: {
       chain$: (request) =>

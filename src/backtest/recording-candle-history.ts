@@ -1,0 +1,74 @@
+import type { Candle } from '../domain/candle.ts';
+import { istDayStart } from '../domain/ist.ts';
+import { CandleBuilder, type CandleTick } from '../market-data/candles/candle-builder.ts';
+import type { CandleHistory, CandleHistoryRequest } from '../market-data/candles/candle-history.ts';
+import { sourceTimeOf } from '../market-data/market-quote.ts';
+import type { Recording } from '../recording/read-recording.ts';
+import { RecordCursor } from '../recording/record-cursor.ts';
+import type { RecordStream } from '../recording/recording-set.ts';
+
+/**
+ * History in a backtest: the recording's quotes *before the window start*, aggregated by
+ * the very {@link CandleBuilder} the live candles use, so warm-up candles are what paper
+ * mode built from the same quotes. Only quotes that carry volume (`ohlcv`, `full`) count.
+ * {@link load} reads them once, before the replay starts: history then answers at once,
+ * at the same virtual instant in every run.
+ *
+ * @example
+ * ```ts
+ * const history = await RecordingCandleHistory.load(recording, from);
+ * const kernel = await Kernel.create({ ..., candleHistory: history });
+ * ```
+ */
+export class RecordingCandleHistory implements CandleHistory {
+  private constructor(private readonly ticks: ReadonlyMap<number, readonly CandleTick[]>) {}
+
+  /** Reads the trades of every token recorded before `before` (epoch ms). */
+  static async load(
+    recording: Recording | RecordStream,
+    before: number,
+  ): Promise<RecordingCandleHistory> {
+    const ticks = new Map<number, CandleTick[]>();
+    const cursor = new RecordCursor(recording);
+    try {
+      while ((await cursor.ready()) && cursor.reader.time < before) {
+        const r = cursor.reader;
+        if (r.kind === 'ohlcv' || r.kind === 'full') {
+          const q = r.quote() as { ltp: number; volume: number; oi: number };
+          let list = ticks.get(r.token);
+          if (list === undefined) {
+            list = [];
+            ticks.set(r.token, list);
+          }
+          const at = sourceTimeOf(r.quote(), r.kind, r.time);
+          list.push({ at, price: q.ltp, dayVolume: q.volume, oi: q.oi });
+        }
+        cursor.step();
+      }
+    } finally {
+      cursor.close();
+    }
+    return new RecordingCandleHistory(ticks);
+  }
+
+  async candles(request: CandleHistoryRequest): Promise<Candle[]> {
+    const { token, interval, from, to, calendar } = request;
+    if (calendar === undefined) throw new Error('no trading calendar to align candles to');
+    const builder = new CandleBuilder(token, interval, () => calendar, request.exchange);
+    const out: Candle[] = [];
+    const keep = (c: Candle | undefined): void => {
+      if (c !== undefined && c.start >= from && c.end <= to) out.push({ ...c, historical: true });
+    };
+    // From the start of `from`'s day: the first candle's volume needs the day's baseline.
+    const dayStart = istDayStart(from);
+    for (const tick of this.ticks.get(token) ?? []) {
+      if (tick.at < dayStart || tick.at >= to) continue;
+      const open = builder.openUntil;
+      // A candle ends at its end even when the next trade comes much later (the timer).
+      if (open !== undefined && open <= tick.at) keep(builder.closeAt(tick.at));
+      keep(builder.add(tick));
+    }
+    keep(builder.closeAt(to));
+    return out;
+  }
+}

@@ -1,0 +1,69 @@
+import { formatCandleTime } from '../../api/schemas/candle.ts';
+import { IST_OFFSET_MS } from '../../domain/ist.ts';
+import type { TapeInterval } from '../market/candle-tape.ts';
+import { badRequest, notFound } from '../sim-error.ts';
+import type { SimExchange } from '../sim-exchange.ts';
+import { RawAnswer } from './raw-answer.ts';
+
+/** The endpoint's interval names the simulator serves (not `week`, `month`). */
+const INTERVALS: Readonly<Record<string, TapeInterval>> = {
+  min: '1m',
+  '3min': '3m',
+  '5min': '5m',
+  '10min': '10m',
+  '15min': '15m',
+  '30min': '30m',
+  hour: '1h',
+  '2hours': '2h',
+  '3hours': '3h',
+  '4hours': '4h',
+  day: '1d',
+};
+
+const EXCHANGES = new Set(['nse', 'nfo', 'bse', 'bfo']);
+
+/** `YYYY-MM-DDTHH:MM:SS` in IST (no offset; colons may come URL-encoded) as epoch ms. */
+function istQueryTime(name: string, text: string | null): number {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})$/.exec(text ?? '');
+  if (m === null) throw badRequest(`${name} must look like YYYY-MM-DDTHH:MM:SS (IST)`);
+  return Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}Z`) - IST_OFFSET_MS;
+}
+
+/**
+ * `GET /candle/:exchange/:token/:interval?from=…&to=…` (api-facts.md, "Historical
+ * candles"): a bare JSON array of `[time, open, high, low, close, volume]` rows (`[…, oi]`
+ * with `oi=1`), prices in paise, time as `2023-05-02T09:15:00+0530`, day rows at 00:00,
+ * from the simulator's own price paths (see `CandleTape`). Options have no path: no rows.
+ *
+ * @example
+ * ```ts
+ * serveCandles(exchange, ['nse', '3045', 'min'], '/candle/nse/3045/min?from=2026-11-20T09:15:00&to=2026-11-20T10:00:00');
+ * ```
+ */
+export function serveCandles(
+  exchange: SimExchange,
+  params: readonly string[],
+  url: string,
+): RawAnswer {
+  const [ex, tokenText, name] = params;
+  if (!EXCHANGES.has((ex ?? '').toLowerCase())) throw badRequest('exchange must be nse or nfo');
+  const interval = INTERVALS[name ?? ''];
+  if (interval === undefined) {
+    throw badRequest(`interval must be one of ${Object.keys(INTERVALS).join(', ')}`);
+  }
+  const token = Number(tokenText);
+  if (!Number.isInteger(token) || exchange.market.instrument(token) === undefined) {
+    throw notFound(`Unknown instrument token ${tokenText ?? ''}`);
+  }
+  const query = new URLSearchParams(url.split('?')[1] ?? '');
+  const from = istQueryTime('from', query.get('from'));
+  const to = istQueryTime('to', query.get('to'));
+  const withOi = query.get('oi') === '1';
+  exchange.sync();
+  const rows = exchange.candles.candles(token, interval, from, to).map(([t, ...ohlcv]) => {
+    const row: unknown[] = [formatCandleTime(t), ...ohlcv];
+    if (withOi) row.push(0);
+    return row;
+  });
+  return new RawAnswer(JSON.stringify(rows), 'application/json; charset=utf-8');
+}
