@@ -46,6 +46,16 @@ CREATE TABLE IF NOT EXISTS events (
 
 type StoredOrder = Omit<TrackedOrder, 'fills'> & { fills: string[] };
 
+/** Settings of {@link SqliteJournal}. */
+export interface SqliteJournalOptions {
+  /**
+   * `normal` (default): each write survives a crash of the process; an OS crash or power
+   * loss may drop the last ones. `full`: an fsync per commit, so they survive those too,
+   * at milliseconds per placement on most disks.
+   */
+  synchronous?: 'normal' | 'full';
+}
+
 /**
  * The checkpointer thread: its own connection to the same file, so a checkpoint's page
  * copying and fsync (tens of ms once the day's WAL has grown) never stall the event loop
@@ -91,13 +101,17 @@ export class SqliteJournal implements Journal {
   private checkpointOnThread = true;
   private closed = false;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    options: SqliteJournalOptions = {},
+  ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // WAL with NORMAL sync: a commit survives a process crash (kill -9) as soon as the
-    // call returns; only an OS crash or power loss could drop the last commits.
-    this.db.pragma('synchronous = NORMAL');
+    // call returns; only an OS crash or power loss could drop the last commits. FULL
+    // survives those too, at an fsync per commit on the placement path.
+    this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     // Checkpoints (which do fsync) run from {@link checkpoint}, on their own thread.
     this.db.pragma('wal_autocheckpoint = 0');
     this.db.exec(SCHEMA);
