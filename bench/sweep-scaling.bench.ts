@@ -107,6 +107,14 @@ try {
   );
   console.log(line('1 worker ', one));
   console.log(line('2 workers', two));
+  // A worker's first job also loads the strategy and warms the JIT; later ones run warm.
+  const byStart = (first.sweep.results as { id: number; elapsedMs?: number }[])
+    .slice()
+    .sort((a, b) => a.id - b.id)
+    .map((r) => r.elapsedMs ?? 0);
+  console.log(
+    `1 worker: first job ${s(byStart[0] ?? 0)}, the others ${s(median(byStart.slice(1)))} (median)`,
+  );
   const cpuAdded = median(two.map((r) => r.cpuMs)) / median(one.map((r) => r.cpuMs)) - 1;
   console.log(
     `2 workers' extra CPU  ${(cpuAdded * 100).toFixed(0)}% (a second worker's start and first, cold job)`,
