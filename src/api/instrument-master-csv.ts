@@ -21,7 +21,7 @@ export interface InstrumentMasterColumns {
 }
 
 /** The simulator's header names (and the client's PascalCase ones where known). */
-export const DEFAULT_INSTRUMENT_MASTER_COLUMNS: InstrumentMasterColumns = {
+const DEFAULT_INSTRUMENT_MASTER_COLUMNS: InstrumentMasterColumns = {
   exchange: 'Exchange',
   token: 'Token',
   symbol: 'Symbol',

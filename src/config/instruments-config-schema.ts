@@ -34,6 +34,3 @@ export const instrumentsConfigSchema = z.strictObject({
     })
     .prefault({}),
 });
-
-/** The validated `instruments` section. */
-export type InstrumentsConfig = z.infer<typeof instrumentsConfigSchema>;

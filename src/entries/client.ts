@@ -14,6 +14,15 @@ export { RefusedError } from '../api/errors/refused-error.ts';
 export { SessionError } from '../api/errors/session-error.ts';
 export { TimeoutError } from '../api/errors/timeout-error.ts';
 export { TiqsError, type TiqsErrorDetails } from '../api/errors/tiqs-error.ts';
+export {
+  DEFAULT_INSTRUMENT_MASTER_FORMAT,
+  type InstrumentMasterColumns,
+  type InstrumentMasterFormat,
+  InstrumentMasterFormatError,
+  type ParsedInstrumentMaster,
+  parseInstrumentMaster,
+  type SkippedRow,
+} from '../api/instrument-master-csv.ts';
 export { Pacer, type RateClass } from '../api/pacing/pacer.ts';
 export { RateLimiter, type RateWindow } from '../api/pacing/rate-limiter.ts';
 export { DEFAULT_RATE_LIMITS, type RateLimits } from '../api/pacing/rate-limits.ts';

@@ -80,6 +80,15 @@ export {
 } from '../logging/create-logger.ts';
 export type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
 export {
+  type InstrumentLookup,
+  InstrumentMaster,
+} from '../market-data/instruments/instrument-master.ts';
+export {
+  type InstrumentMasterOrigin,
+  type InstrumentMasterStatus,
+  InstrumentMasterStore,
+} from '../market-data/instruments/instrument-master-store.ts';
+export {
   MarketDataBus,
   type MarketDataBusOptions,
   type MarketDataBusStats,
@@ -98,5 +107,6 @@ export { modeCovers, projectQuote } from '../market-data/project-quote.ts';
 export type { QuoteSource } from '../market-data/quote-source.ts';
 export { type DataHealth, StrategyMarket } from '../market-data/strategy-market.ts';
 export { PaperBroker } from '../paper/paper-broker.ts';
+export { InstrumentMasterUnavailableError } from '../runtime/instrument-master-for.ts';
 export { Kernel, type KernelOptions } from '../runtime/kernel.ts';
 export { IntentFactory } from '../strategy/intent-factory.ts';
