@@ -8,7 +8,7 @@ import {
 } from './schemas/candle.ts';
 
 /** The endpoint's interval names (api-facts.md, "Historical candles"). */
-export const ENDPOINT_INTERVALS = [
+const ENDPOINT_INTERVALS = [
   'min',
   '3min',
   '5min',
@@ -40,7 +40,7 @@ export interface CandleRequest {
 }
 
 /** The path and query of `request`: the exchange lowercase, times in IST without offset. */
-export function candlePath(request: CandleRequest): string {
+function candlePath(request: CandleRequest): string {
   const q = new URLSearchParams({
     from: formatCandleQueryTime(request.from),
     to: formatCandleQueryTime(request.to),

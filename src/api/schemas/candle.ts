@@ -10,13 +10,10 @@ const candleTime = z
 const int = z.number().int();
 
 /** One row of `GET /candle/...`: `[time, open, high, low, close, volume]`, `[…, oi]` with `oi=1`. */
-export const candleRowSchema = z.union([
+const candleRowSchema = z.union([
   z.tuple([candleTime, int, int, int, int, z.number()]),
   z.tuple([candleTime, int, int, int, int, z.number(), z.number()]),
 ]);
-
-/** A candle row as the service sends it; prices in paise. */
-export type CandleWireRow = z.infer<typeof candleRowSchema>;
 
 /** A candle row read: its time in epoch ms, prices in paise. */
 export interface CandleRow {
@@ -45,7 +42,7 @@ export const candleRowsSchema = z.array(candleRowSchema).transform((rows) =>
 );
 
 /** Epoch ms of a candle time: `+0530` gets its colon so `Date.parse` reads it. */
-export function parseCandleTime(text: string): number {
+function parseCandleTime(text: string): number {
   return Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
 }
 

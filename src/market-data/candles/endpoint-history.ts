@@ -1,6 +1,7 @@
-import type { CandleRequest, EndpointInterval } from '../../api/candle-request.ts';
+import type { EndpointInterval } from '../../api/candle-request.ts';
 import { RateLimiter } from '../../api/pacing/rate-limiter.ts';
 import type { CandleRow } from '../../api/schemas/candle.ts';
+import type { TiqsClient } from '../../api/tiqs-client.ts';
 import type { Clock } from '../../clock/clock.ts';
 import { type Candle, type CandleInterval, candleSlot } from '../../domain/candle.ts';
 import { DAY_MS } from '../../domain/ist.ts';
@@ -9,7 +10,7 @@ import type { CandleCalendar } from './candle-calendar.ts';
 import type { CandleHistory, CandleHistoryRequest } from './candle-history.ts';
 
 /** Our intervals as the endpoint names them. */
-export const ENDPOINT_INTERVAL_OF: Readonly<Record<CandleInterval, EndpointInterval>> = {
+const ENDPOINT_INTERVAL_OF: Readonly<Record<CandleInterval, EndpointInterval>> = {
   '1m': 'min',
   '3m': '3min',
   '5m': '5min',
@@ -26,10 +27,8 @@ const CANDLE_REQUESTS_PER_SECOND = 10;
 /** Default span of one request: a month (a month of 1-minute bars is ~8,000 rows). */
 const DEFAULT_CHUNK_MS = 30 * DAY_MS;
 
-/** What the endpoint history needs of the client (`TiqsClient.candles`). */
-export interface CandleEndpoint {
-  candles(request: CandleRequest, signal?: AbortSignal): Promise<CandleRow[]>;
-}
+/** What the endpoint history needs of the client. */
+type CandleEndpoint = Pick<TiqsClient, 'candles'>;
 
 /** Options of {@link EndpointCandleHistory}. */
 export interface EndpointCandleHistoryOptions {
@@ -84,7 +83,7 @@ export class EndpointCandleHistory implements CandleHistory {
 }
 
 /** Rows as candles, oldest first and one per start (chunks may overlap at their edges). */
-export function toCandles(
+function toCandles(
   rows: readonly CandleRow[],
   token: number,
   interval: CandleInterval,
