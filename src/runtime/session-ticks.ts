@@ -47,19 +47,28 @@ export function sessionTicks$(options: SessionTicksOptions): Observable<number> 
       origin + (Math.floor((at - origin) / periodMs) + 1) * periodMs;
     /** The first grid point at or after `at`. */
     const gridFrom = (at: number): number => gridAfter(at - 1);
+    /** End of the session known to be open (ticks before it need not ask the calendar). */
+    let closeAt: number | undefined;
     /** The next tick after `from` (the last tick, or the start): its instant, or a wake-up. */
     const plan = (from: number, wasOpen: boolean): { at: number; tick: boolean } | undefined => {
       const next = gridAfter(from);
+      if (closeAt !== undefined && next < closeAt) return { at: next, tick: true };
+      closeAt = undefined;
       const sessions = options.sessions();
-      if (sessions === undefined || wasOpen || sessions.isOpen(next))
+      if (sessions === undefined) return { at: next, tick: true };
+      if (sessions.isOpen(next)) {
+        closeAt = sessions.nextClose(next);
         return { at: next, tick: true };
+      }
+      if (wasOpen) return { at: next, tick: true };
       const open = sessions.nextOpen(from);
       const midnight = gridFrom(istDayStart(from) + DAY_MS);
       const at = open === undefined ? midnight : Math.min(gridFrom(open), midnight);
       const now = clock.now();
       return at - now > MAX_WAIT_MS ? { at: now + MAX_WAIT_MS, tick: false } : { at, tick: true };
     };
-    const isOpen = (at: number): boolean => options.sessions()?.isOpen(at) ?? true;
+    const isOpen = (at: number): boolean =>
+      closeAt !== undefined ? at < closeAt : (options.sessions()?.isOpen(at) ?? true);
     let pending: { at: number; tick: boolean } | undefined;
     const work = function (this: SchedulerAction<unknown>): void {
       const due = pending;
@@ -82,6 +91,7 @@ export function sessionTicks$(options: SessionTicksOptions): Observable<number> 
     // A new calendar may open a session earlier than the one slept for (a special
     // session); a tick due within one period stays as planned (and keeps its place).
     const changes = options.changed$?.subscribe(() => {
+      closeAt = undefined;
       const now = clock.now();
       if (pending?.tick && pending.at <= gridAfter(now)) return;
       const again = plan(now, isOpen(now));
