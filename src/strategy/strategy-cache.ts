@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { installedAt } from './preload-packages.ts';
 
 /** Bumped when the cache's layout or the compiled output's shape changes. */
@@ -115,7 +116,8 @@ export function cachedStrategy(
 
 /** Writes a file whole or not at all (a concurrent reader never sees half of it). */
 export function writeAtomically(path: string, text: string): void {
-  const partial = `${path}.${process.pid}.partial`;
+  // Unique per writer: sweep workers are threads of one process, compiling side by side.
+  const partial = `${path}.${process.pid}.${threadId}.${randomBytes(4).toString('hex')}.partial`;
   writeFileSync(partial, text);
   renameSync(partial, path);
 }
