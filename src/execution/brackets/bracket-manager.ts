@@ -107,8 +107,23 @@ export class BracketManager {
     return undefined;
   }
 
-  /** Follows the engine's order events: fills, cancels, rejections and denials. */
+  /**
+   * Follows the engine's order events: fills, cancels, rejections and denials. Never
+   * throws: it runs inside the publication of every event (a journal write failing here
+   * is logged, and the next change writes the brackets again).
+   */
   onEvent(e: OrderEvent): void {
+    try {
+      this.follows(e);
+    } catch (err) {
+      this.deps.core.options.logger.error(
+        { err, strategyId: e.strategyId, intentId: e.intentId },
+        'bracket bookkeeping failed for an order event',
+      );
+    }
+  }
+
+  private follows(e: OrderEvent): void {
     const group = ocoGroupOf(e.intentId);
     const live = this.live.get(bracketKey(e.strategyId, group ?? e.intentId));
     if (live === undefined) return;
