@@ -1,0 +1,60 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import { parseConfig } from '../config/load-config.ts';
+import type { MarketSource } from '../market-data/market-source.ts';
+import {
+  InstrumentMasterUnavailableError,
+  instrumentMasterFor,
+  loadInstrumentMaster,
+} from './instrument-master-for.ts';
+
+const logger = pino({ level: 'silent' });
+const configWith = (instruments: string) =>
+  parseConfig(
+    `mode: paper\nstrategies: [{ id: a, module: x.ts }]\n${instruments}`,
+    'config/test.yaml',
+    {},
+  );
+
+/** A source whose instrument master is missing (a service without `GET /all`). */
+const noMaster = { instrumentMasterNote: undefined } as unknown as MarketSource;
+
+describe('loadInstrumentMaster', () => {
+  const clock = new VirtualClock(Date.parse('2026-01-05T04:00:00Z'));
+
+  it('starts without a master by default: lookups miss', async () => {
+    const config = configWith('');
+    const store = instrumentMasterFor({ clock, quoteSource: noMaster }, config, logger);
+    await loadInstrumentMaster(store, noMaster, config, logger);
+    expect(store.status.origin).toBe('none');
+    expect(store.status.problem).toBe('the market-data source serves no instrument master');
+    expect(store.byToken(3045)).toBeUndefined();
+  });
+
+  it('refuses to start without one when instruments.required is set', async () => {
+    const config = configWith('instruments:\n  required: true\n');
+    const store = instrumentMasterFor({ clock, quoteSource: noMaster }, config, logger);
+    await expect(loadInstrumentMaster(store, noMaster, config, logger)).rejects.toThrow(
+      InstrumentMasterUnavailableError,
+    );
+  });
+
+  it('reads the file with the configured column map and tick unit', async () => {
+    const config = configWith(
+      'instruments:\n  tickUnit: rupees\n  columns: { token: tok, symbol: tsym }\n',
+    );
+    const source = {
+      instrumentMaster: async () => 'Exchange,tok,tsym,LotSize,TickSize\nNSE,3045,SBIN-EQ,1,0.05\n',
+    } as unknown as MarketSource;
+    const store = instrumentMasterFor({ clock, quoteSource: source }, config, logger);
+    await loadInstrumentMaster(store, source, config, logger);
+    expect(store.lookup({ exchange: 'NSE', symbol: 'SBIN-EQ' })).toEqual({
+      exchange: 'NSE',
+      token: 3045,
+      symbol: 'SBIN-EQ',
+      lotSize: 1,
+      tickSize: 5,
+    });
+  });
+});
