@@ -30,6 +30,11 @@ export interface ExecutionEngineOptions {
   /** Last price and band of an instrument, for risk checks and marking. */
   quote?: (token: number) => RiskQuote | undefined;
   /**
+   * The trading window: from this many minutes before each session's close (the
+   * square-off time) new intraday entries are denied; exits pass. Unset: no window.
+   */
+  squareOffMinutesBeforeClose?: number;
+  /**
    * Last prices of an instrument as they come: a bracket's trailing stop follows them.
    * Without it, trailing follows the risk marks (`markAndCheck`) only.
    */

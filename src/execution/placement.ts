@@ -10,6 +10,7 @@ import { orderTag, tagSeq } from './order-tag.ts';
 import type { FollowUp } from './order-tracker.ts';
 import { checkPlace } from './risk/risk-gate.ts';
 import { type TrackedOrder, trackedOrder, withStatus } from './tracked-order.ts';
+import { tradingWindowDenial } from './trading-window.ts';
 import { toPlaceRequest } from './wire-order.ts';
 
 /**
@@ -86,6 +87,22 @@ export class Placements {
       again,
       ocoGroupOf(intent.id),
     );
+    // The trading window: no new intraday entry from the square-off time on. The
+    // framework's own orders and re-placements of accepted ones are not new entries.
+    const late =
+      system || again !== undefined
+        ? undefined
+        : tradingWindowDenial(
+            intent,
+            exposure.position + exposure.pending,
+            now,
+            sessions,
+            this.core.options.squareOffMinutesBeforeClose,
+          );
+    if (late !== undefined) {
+      this.core.deny(intent, late);
+      return;
+    }
     const verdict = checkPlace(
       intent,
       {

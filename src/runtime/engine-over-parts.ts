@@ -48,5 +48,7 @@ export function engineOverParts(
     // A bracket's trailing stop follows every last price, not only the risk marks.
     marks: (token) => parts.feed.quote$(token, 'ltp').pipe(map((q) => q.quote.ltp)),
     risk: riskLimitsOf(config),
+    // Intraday entries stop when the framework starts squaring intraday positions off.
+    squareOffMinutesBeforeClose: config.execution.squareOffMinutesBeforeClose,
   });
 }
