@@ -20,13 +20,13 @@ mode: paper
 marketData: { intervalMs: 2000 }
 strategies:
   - id: sma
-    module: ../strategies/sma-crossover.ts
+    module: ../test/fixtures/strategies/legacy-sma-crossover.ts
     params: { fast: 3, slow: 8, barSeconds: 60, quantity: 20 }
   - id: orb
-    module: ../strategies/opening-range-breakout.ts
+    module: ../test/fixtures/strategies/legacy-opening-range-breakout.ts
     params: { token: 2885, symbol: RELIANCE-EQ, rangeMinutes: 5, quantity: 5 }
   - id: straddle
-    module: ../strategies/index-short-straddle.ts
+    module: ../test/fixtures/strategies/legacy-index-short-straddle.ts
     params: { entryTime: "09:20", exitDelta: 0.05 }
 recording:
   instruments: [{ token: 3045, mode: full }, { token: 2885, mode: full }]
