@@ -99,6 +99,27 @@ describe('ctx.position and ctx.openOrders over the engine', () => {
     await engine.stop();
   });
 
+  it('reflect the kill switch: its flatten leaves the position flat and nothing working', async () => {
+    // How this was checked: with flattenOnKill off (the switch trips but nothing is
+    // squared off), netQuantity stays 10 and this fails: the reads follow the framework.
+    const venue = paperStateVenue(START);
+    const engine = venue.engine({ risk: { marketProtectionPercent: 0, dailyMaxLoss: 10_000 } });
+    engine.start();
+    const ctx = venue.context(engine);
+    await engine.submit(place('e1'));
+    await engine.submit(place('rest', { quantity: 5, orderType: 'LMT', price: 70_000 }));
+    await venue.wait(2_000);
+    expect(ctx.position(3045).netQuantity).toBe(10);
+    // ₹20 down on 10 shares: a ₹200 loss, past the ₹100 limit; the mark trips the switch.
+    await venue.price(78_000);
+    engine.markAndCheck();
+    await venue.wait(3_000);
+    expect(engine.killed).toBe(true);
+    expect(ctx.position(3045).netQuantity).toBe(0);
+    expect(ctx.openOrders()).toEqual([]);
+    await engine.stop();
+  });
+
   it('ctx.intents.target: emits what reaches the target, and nothing when repeated', async () => {
     // How this was checked: with the factory built without the engine's state, the
     // repeated target places again (the second call returns a place intent).
