@@ -15,6 +15,11 @@ export const instrumentsConfigSchema = z.strictObject({
    * day's cached copy). Default false: start, log an error, and `ctx.instruments` misses.
    */
   required: z.boolean().default(false),
+  /**
+   * How long the start waits for the service's master (all tries together); then an
+   * earlier day's copy, or none, stands in. Network time.
+   */
+  timeoutMs: z.number().int().min(100).max(120_000).default(5_000),
   /** Unit of the `TickSize` column: `paise` (5 = ₹0.05) or `rupees` (0.05). */
   tickUnit: z.enum(['paise', 'rupees']).default(DEFAULT_INSTRUMENT_MASTER_FORMAT.tickUnit),
   /** Unit of the `StrikePrice` column: `rupees` (25800) or `paise` (2580000). */

@@ -25,7 +25,11 @@ describe('loadInstrumentMaster', () => {
 
   it('starts without a master by default: lookups miss', async () => {
     const config = configWith('');
-    const store = instrumentMasterFor({ clock, quoteSource: noMaster }, config, logger);
+    const store = instrumentMasterFor(
+      { clock, networkClock: clock, quoteSource: noMaster },
+      config,
+      logger,
+    );
     await loadInstrumentMaster(store, noMaster, config, logger);
     expect(store.status.origin).toBe('none');
     expect(store.status.problem).toBe('the market-data source serves no instrument master');
@@ -34,7 +38,11 @@ describe('loadInstrumentMaster', () => {
 
   it('refuses to start without one when instruments.required is set', async () => {
     const config = configWith('instruments:\n  required: true\n');
-    const store = instrumentMasterFor({ clock, quoteSource: noMaster }, config, logger);
+    const store = instrumentMasterFor(
+      { clock, networkClock: clock, quoteSource: noMaster },
+      config,
+      logger,
+    );
     await expect(loadInstrumentMaster(store, noMaster, config, logger)).rejects.toThrow(
       InstrumentMasterUnavailableError,
     );
@@ -47,7 +55,11 @@ describe('loadInstrumentMaster', () => {
     const source = {
       instrumentMaster: async () => 'Exchange,tok,tsym,LotSize,TickSize\nNSE,3045,SBIN-EQ,1,0.05\n',
     } as unknown as MarketSource;
-    const store = instrumentMasterFor({ clock, quoteSource: source }, config, logger);
+    const store = instrumentMasterFor(
+      { clock, networkClock: clock, quoteSource: source },
+      config,
+      logger,
+    );
     await loadInstrumentMaster(store, source, config, logger);
     expect(store.lookup({ exchange: 'NSE', symbol: 'SBIN-EQ' })).toEqual({
       exchange: 'NSE',
@@ -56,5 +68,35 @@ describe('loadInstrumentMaster', () => {
       lotSize: 1,
       tickSize: 5,
     });
+  });
+
+  it('gives up on a service that never answers after instruments.timeoutMs (network time), and starts without', async () => {
+    const config = configWith('instruments:\n  timeoutMs: 5000\n');
+    const network = new VirtualClock(Date.parse('2026-01-05T04:00:00Z'));
+    const hanging = {
+      instrumentMaster: (signal?: AbortSignal) =>
+        new Promise<string>((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
+    } as unknown as MarketSource;
+    const store = instrumentMasterFor(
+      { clock, networkClock: network, quoteSource: hanging },
+      config,
+      logger,
+    );
+    let done = false;
+    const loading = loadInstrumentMaster(store, hanging, config, logger).then(() => {
+      done = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    network.advanceBy(4_999);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    network.advanceBy(1);
+    await loading;
+    expect(store.status.origin).toBe('none');
+    expect(store.status.problem).toBe(
+      'no instrument master within instruments.timeoutMs (5000 ms)',
+    );
   });
 });

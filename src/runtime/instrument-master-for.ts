@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { requestDeadline } from '../api/request-deadline.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import { InstrumentMasterStore } from '../market-data/instruments/instrument-master-store.ts';
 import type { ModeParts } from './modes/mode-parts.ts';
@@ -20,19 +21,31 @@ export class InstrumentMasterUnavailableError extends Error {
  * ```
  */
 export function instrumentMasterFor(
-  parts: Pick<ModeParts, 'clock' | 'quoteSource' | 'stateDir'>,
+  parts: Pick<ModeParts, 'clock' | 'networkClock' | 'quoteSource' | 'stateDir'>,
   config: RunnerConfig,
   logger: Logger,
 ): InstrumentMasterStore {
   const source = parts.quoteSource;
-  const { columns, tickUnit, strikeUnit } = config.instruments;
+  const { columns, tickUnit, strikeUnit, timeoutMs } = config.instruments;
   return new InstrumentMasterStore({
     clock: parts.clock,
     fetchCsv: async (signal) => {
       if (source.instrumentMaster === undefined) {
         throw new Error('the market-data source serves no instrument master');
       }
-      return source.instrumentMaster(signal);
+      // Bounded on its own: a service that never answers must not hold the start (and the
+      // strategies) for the client's time-out and its retries.
+      const deadline = requestDeadline(parts.networkClock, timeoutMs, signal);
+      try {
+        return await source.instrumentMaster(deadline.signal);
+      } catch (err) {
+        if (!deadline.expired) throw err;
+        throw new Error(`no instrument master within instruments.timeoutMs (${timeoutMs} ms)`, {
+          cause: err,
+        });
+      } finally {
+        deadline.dispose();
+      }
     },
     format: { columns, tickUnit, strikeUnit },
     cacheDir: parts.stateDir,
