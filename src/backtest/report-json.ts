@@ -45,6 +45,8 @@ export function* reportJsonParts(result: BacktestResult): Generator<string> {
     fills: result.fills,
     orders: result.orders,
     intents: result.intents,
+    // Indicator series for the price chart: { strategyId, name, at, value }, prices in paise.
+    plots: result.plots,
     equity: EQUITY_SLOT,
     elapsedMs: result.elapsedMs,
   };

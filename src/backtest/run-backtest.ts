@@ -8,6 +8,7 @@ import type { RunnerConfig } from '../config/config-schema.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
 import { openRecordings } from '../recording/recording-set.ts';
 import { Kernel } from '../runtime/kernel.ts';
+import type { PlotPoint } from '../strategy/strategy-context.ts';
 import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-spec.ts';
 import { type CostModel, costModel } from './cost-model.ts';
 import { EquitySeries } from './equity-series.ts';
@@ -31,6 +32,8 @@ export interface BacktestResult {
   orders: OrderCost[];
   trades: RoundTrip[];
   equity: EquityPoint[];
+  /** What strategies plotted (`ctx.plot`), in time order: the report's indicator series. */
+  plots: PlotPoint[];
   /** Strategy id → final status (`failed` means its stream threw). */
   strategies: Record<string, string>;
   costModel: CostModel;
@@ -91,6 +94,7 @@ export async function runBacktest(
   const model = costModel(bt.costs);
   const ledger = new TradeLedger(model);
   const intents: IntentRecord[] = [];
+  const plots: PlotPoint[] = [];
   // Columns while running (flat buffers, not an object a sample); points at the end.
   const curve = new EquitySeries();
   const capital = Math.round(bt.capital * 100);
@@ -107,6 +111,7 @@ export async function runBacktest(
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));
     subs.push(kernel.intents$.subscribe((i) => intents.push(i)));
+    subs.push(kernel.plots$.subscribe((p) => plots.push(p)));
     let peak = capital;
     const sample = (at: number): void => {
       const { gross, exposure } = mark(kernel);
@@ -171,6 +176,7 @@ export async function runBacktest(
     orders,
     trades,
     equity,
+    plots,
     strategies: kernel.strategyStatus(),
     costModel: model,
     fillModel: { ...config.paper },

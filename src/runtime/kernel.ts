@@ -17,6 +17,7 @@ import type { InstrumentMasterStore } from '../market-data/instruments/instrumen
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { Recorder } from '../recording/recorder.ts';
 import { loadStrategy } from '../strategy/load-strategy.ts';
+import type { PlotPoint } from '../strategy/strategy-context.ts';
 import { logStrategyPnl } from './bot-summary.ts';
 import { engineOverParts } from './engine-over-parts.ts';
 import { instrumentMasterFor, loadInstrumentMaster } from './instrument-master-for.ts';
@@ -56,6 +57,9 @@ export class Kernel {
   private readonly intents = new Subject<RoutedIntent & { at: number }>();
   /** Every intent a running strategy emits, stamped with its strategy and clock time. */
   readonly intents$: Observable<RoutedIntent & { at: number }> = this.intents.asObservable();
+  private readonly plots = new Subject<PlotPoint>();
+  /** Every value a running strategy plots (`ctx.plot`); a backtest keeps them for its report. */
+  readonly plots$: Observable<PlotPoint> = this.plots.asObservable();
   readonly config: RunnerConfig;
   readonly engine: ExecutionEngine;
   readonly clock: Clock;
@@ -236,6 +240,7 @@ export class Kernel {
           this.parts.describe(intent.instrument);
         void this.engine.submit({ ...intent, strategyId });
       },
+      plot: (point: PlotPoint) => this.plots.next(point),
     };
   }
 

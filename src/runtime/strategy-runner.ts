@@ -16,6 +16,7 @@ import { buildContext } from '../strategy/build-context.ts';
 import { checkIntent, InvalidIntentError } from '../strategy/check-intent.ts';
 import { lastAutoIdNumber } from '../strategy/intent-factory.ts';
 import type { LoadedStrategy } from '../strategy/load-strategy.ts';
+import type { PlotPoint } from '../strategy/strategy-context.ts';
 
 /** A strategy's run status. */
 export type StrategyStatus = 'running' | 'failed' | 'stopped';
@@ -36,6 +37,8 @@ export interface StrategyWiring {
   instruments?: InstrumentLookup;
   /** A checked intent of `strategyId`, to be routed (recorded, described, submitted). */
   route(intent: OrderIntent, strategyId: string): void;
+  /** A value a strategy plotted (`ctx.plot`); none: plots are only logged. */
+  plot?(point: PlotPoint): void;
 }
 
 /**
@@ -85,6 +88,7 @@ export class StrategyRunner {
         positions$: wiring.positions$,
         logger: wiring.logger,
         instruments: wiring.instruments,
+        plot: wiring.plot?.bind(wiring),
         // Automatic ids continue after those the journal remembers (restarts).
         intentSeq: lastAutoIdNumber(engine.orders(id).map((o) => o.intentId)),
         // ctx.position / ctx.openOrders read the engine's book and tracker as they are now.

@@ -15,7 +15,7 @@ import {
   InstrumentMaster,
 } from '../market-data/instruments/instrument-master.ts';
 import { IntentFactory } from './intent-factory.ts';
-import type { MarketView, OptionsView, StrategyContext } from './strategy-context.ts';
+import type { MarketView, OptionsView, PlotPoint, StrategyContext } from './strategy-context.ts';
 import { NO_STATE, type StrategyStateSource, strategyState } from './strategy-state.ts';
 
 /** What the kernel (or a test harness) provides to build a strategy's context. */
@@ -39,6 +39,8 @@ export interface ContextDeps {
   state?: StrategyStateSource;
   /** The instrument master; none: `ctx.instruments` misses every lookup. */
   instruments?: InstrumentLookup | undefined;
+  /** Where `ctx.plot` points go (a backtest keeps them for its report); none: logged only. */
+  plot?: ((point: PlotPoint) => void) | undefined;
 }
 
 /** Builds a {@link StrategyContext}; the same code serves live, paper, backtest and tests. */
@@ -46,6 +48,7 @@ export function buildContext<P>(deps: ContextDeps): StrategyContext<P> {
   const { strategyId, clock } = deps;
   const source: CalendarSource = deps.calendar$ ?? deps.calendar;
   const state = strategyState(strategyId, deps.state ?? NO_STATE);
+  const log = deps.logger.child({ strategy: strategyId });
   return {
     strategyId,
     params: deps.params as P,
@@ -61,10 +64,16 @@ export function buildContext<P>(deps: ContextDeps): StrategyContext<P> {
     },
     orders$: deps.orderEvents$.pipe(filter((e) => e.strategyId === strategyId)),
     positions$: deps.positions$.pipe(map((ps) => ps.filter((p) => p.strategyId === strategyId))),
-    log: deps.logger.child({ strategy: strategyId }),
+    log,
     intents: new IntentFactory(deps.intentSeq ?? 0, state),
     position: state.position,
     openOrders: state.openOrders,
     instruments: deps.instruments ?? InstrumentMaster.empty(),
+    plot(name, value) {
+      // NaN (an indicator not yet warm) has no place on a chart, nor in JSON.
+      if (!Number.isFinite(value)) return;
+      log.debug({ plot: name, value }, 'plot');
+      deps.plot?.({ strategyId, name, at: clock.now(), value });
+    },
   };
 }

@@ -151,4 +151,27 @@ export interface StrategyContext<P = unknown> {
    * ```
    */
   readonly instruments: InstrumentLookup;
+  /**
+   * Publishes an indicator's value now (e.g. the fast and slow SMA): logged at debug level
+   * and recorded for the backtest report's price chart (`plots` in report.json). Plot a
+   * price-like value in paise, as every price here is, so it shares the price axis; a
+   * value that is not a finite number is ignored.
+   *
+   * @example
+   * ```ts
+   * ctx.plot('sma-fast', fast.getResult());
+   * ```
+   */
+  plot(name: string, value: number): void;
+}
+
+/**
+ * One value a strategy plotted (`ctx.plot`): who, which series, when (epoch ms, the
+ * strategy's clock) and the value as given (paise for a price-like series).
+ */
+export interface PlotPoint {
+  strategyId: string;
+  name: string;
+  at: number;
+  value: number;
 }

@@ -18,7 +18,7 @@ import {
 } from '../../market-data/options/option-chain-resolver.ts';
 import { modeCovers, projectQuote } from '../../market-data/project-quote.ts';
 import { buildContext } from '../build-context.ts';
-import type { StrategyContext } from '../strategy-context.ts';
+import type { PlotPoint, StrategyContext } from '../strategy-context.ts';
 
 /** A strategy context on a virtual clock, fed by hand. */
 export interface TestContext<P> {
@@ -34,6 +34,8 @@ export interface TestContext<P> {
   setPositions(positions: Position[]): void;
   /** Replaces the working orders `ctx.openOrders` (and `ctx.intents.target`) see. */
   setOpenOrders(orders: OpenOrder[]): void;
+  /** What the strategy plotted (`ctx.plot`) so far, in order. */
+  readonly plots: readonly PlotPoint[];
 }
 
 /**
@@ -67,6 +69,7 @@ export function createTestContext<P>(options: {
   const orderEvents = new Subject<OrderEvent>();
   const positions = new BehaviorSubject<Position[]>([]);
   let openOrders: OpenOrder[] = [];
+  const plots: PlotPoint[] = [];
   const latest = new Map<number, MarketQuote>();
 
   const quote$ = <M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>> =>
@@ -129,11 +132,13 @@ export function createTestContext<P>(options: {
         openOrders.filter((o) => token === undefined || o.token === token),
     },
     logger: pino({ level: 'silent' }),
+    plot: (point) => plots.push(point),
   });
 
   return {
     ctx,
     clock,
+    plots,
     pushQuote(quote, mode) {
       const m: QuoteMode = mode ?? ('asks' in quote ? 'full' : 'ltp');
       const q: MarketQuote = {
