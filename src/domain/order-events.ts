@@ -108,7 +108,7 @@ export interface OpenOrder {
 }
 
 /** States of a working order. */
-export type OpenOrderStatus = 'deferred' | 'submitting' | 'unknown' | 'pending' | 'open';
+type OpenOrderStatus = 'deferred' | 'submitting' | 'unknown' | 'pending' | 'open';
 
 /**
  * A flat position of `token` (what `ctx.position(token)` returns when there is none).

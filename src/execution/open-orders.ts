@@ -15,7 +15,7 @@ function wirePrice(text: string | undefined): number | undefined {
  * price when the tracker has seen one, else the last request sent (modify requests
  * update it), else the intent's.
  */
-export function toOpenOrder(o: TrackedOrder): OpenOrder {
+function toOpenOrder(o: TrackedOrder): OpenOrder {
   const limit = o.intent.orderType === 'LMT' || o.intent.orderType === 'SL-LMT';
   const stop = o.intent.orderType === 'SL-LMT' || o.intent.orderType === 'SL-MKT';
   const price = limit ? (o.bookPrice ?? wirePrice(o.request.price) ?? o.intent.price) : undefined;

@@ -11,7 +11,7 @@ function istClock(at: number): string {
  * Whether `intent` is an exit: it reduces `position` (the strategy's net quantity in the
  * instrument, counting what its working orders will still add) without reversing it.
  */
-export function isExit(intent: Pick<PlaceIntent, 'side' | 'quantity'>, position: number): boolean {
+function isExit(intent: Pick<PlaceIntent, 'side' | 'quantity'>, position: number): boolean {
   const signed = intent.side === 'B' ? intent.quantity : -intent.quantity;
   return (
     position !== 0 &&
