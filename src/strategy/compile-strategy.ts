@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { packageName } from './preload-packages.ts';
@@ -10,6 +10,7 @@ import {
   cacheKey,
   digestOf,
   manifestFile,
+  nearestTsconfig,
   type PackageUse,
   packageDigest,
   RUNNER_ROOT,
@@ -119,7 +120,12 @@ export async function compileStrategy(
     const source = readFileSync(file, 'utf8');
     if (LOCATION_BOUND.test(source))
       throw new NotCacheableError(`${file} uses import.meta, import(), require or __dirname`);
-    files.push({ path: file, digest: digestOf(source) });
+    // esbuild compiles by the nearest tsconfig.json (target, decorators, JSX): which one
+    // it is, and its content, count too.
+    const tsconfig = nearestTsconfig(dirname(file));
+    files.push({ path: file, digest: digestOf(source), tsconfig: tsconfig ?? '' });
+    if (tsconfig !== undefined && !files.some((f) => f.path === tsconfig))
+      files.push({ path: tsconfig, digest: digestOf(readFileSync(tsconfig)) });
     const locals: string[] = [];
     const result = await build({
       entryPoints: [file],

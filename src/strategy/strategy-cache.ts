@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, parse } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { installedAt } from './preload-packages.ts';
 
 /** Bumped when the cache's layout or the compiled output's shape changes. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 /** The runner's own folder (this file sits two levels below it, in src/ or dist/). */
 export const RUNNER_ROOT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
@@ -28,8 +28,12 @@ export interface CacheManifest {
   key: string;
   /** The compiled entry, a file name in the cache folder. */
   entry: string;
-  /** Every local source compiled into the graph, with its content digest. */
-  files: { path: string; digest: string }[];
+  /**
+   * Every local source compiled into the graph and the tsconfig.json files they were
+   * compiled by, with content digests; a source also names its nearest tsconfig.json
+   * (`''` for none), so one created nearer later is noticed.
+   */
+  files: { path: string; digest: string; tsconfig?: string }[];
   packages: PackageUse[];
   /** The graph imports local JavaScript files, which need the strategy module hooks. */
   needsHooks: boolean;
@@ -61,6 +65,14 @@ export function cacheKey(): string {
     }
   ).version;
   return `${CACHE_FORMAT}:${esbuildVersion}:${RUNNER_ROOT}`;
+}
+
+/** The tsconfig.json nearest to `dir`, the one esbuild compiles that folder's files by. */
+export function nearestTsconfig(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, 'tsconfig.json'))) return join(at, 'tsconfig.json');
+    if (at === parse(at).root) return undefined;
+  }
 }
 
 /** The manifest's file for a strategy entry. */
@@ -108,7 +120,11 @@ export function cachedStrategy(
   if (manifest.format !== CACHE_FORMAT || manifest.key !== cacheKey()) return undefined;
   const compiled = join(cacheDir, manifest.entry);
   if (!existsSync(compiled)) return undefined;
-  for (const { path, digest } of manifest.files) if (readDigest(path) !== digest) return undefined;
+  for (const { path, digest, tsconfig } of manifest.files) {
+    if (readDigest(path) !== digest) return undefined;
+    if (tsconfig !== undefined && (nearestTsconfig(dirname(path)) ?? '') !== tsconfig)
+      return undefined;
+  }
   for (const p of manifest.packages)
     if (packageDigest(p.name, p.from) !== p.manifest) return undefined;
   return { url: pathToFileURL(compiled).href, needsHooks: manifest.needsHooks };

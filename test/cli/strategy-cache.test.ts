@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,6 +133,20 @@ describe('strategy cache (compiled framework)', () => {
     expect(load(cache, file)).toMatchObject({ names: ['secnd'], values: [{ version: 1 }] });
     writeFileSync(join(dir, 'helper.ts'), 'export const version = 2;\n');
     expect(load(cache, file)).toMatchObject({ names: ['secnd'], values: [{ version: 2 }] });
+    // The tsconfig.json esbuild compiled by counts as a source too.
+    const manifest = () => {
+      const name = readdirSync(cache).find((f) => f.endsWith('.json')) as string;
+      return readFileSync(join(cache, name), 'utf8');
+    };
+    const before = manifest();
+    expect(before).not.toContain(join(dir, 'tsconfig.json'));
+    writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": { "target": "es2022" } }\n');
+    load(cache, file);
+    const withConfig = manifest();
+    expect(withConfig).toContain(join(dir, 'tsconfig.json'));
+    writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": { "target": "es2020" } }\n');
+    load(cache, file);
+    expect(manifest()).not.toBe(withConfig);
   });
 
   it('leaves a strategy that needs its own location to tsx, saying so', () => {
