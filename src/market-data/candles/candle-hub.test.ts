@@ -72,7 +72,8 @@ describe('CandleHub: live candles', () => {
     expect(got).toHaveLength(1);
     // Closed by the timer at 09:20, not by the 09:21 trade.
     expect(got[0]?.[0]).toBe(OPEN + 5 * MIN);
-    expect(brief(got[0]![1])).toEqual([
+    const first = got[0]?.[1];
+    expect(first && brief(first)).toEqual([
       '2026-11-20T03:45:00.000Z',
       '2026-11-20T03:50:00.000Z',
       100,
