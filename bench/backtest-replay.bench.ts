@@ -94,7 +94,7 @@ const config = parseConfig(
 mode: paper
 strategies:
   - id: sma
-    module: ../strategies/sma-crossover.ts
+    module: ../test/fixtures/strategies/legacy-sma-crossover.ts
     params: { fast: 5, slow: 20, barSeconds: 60, quantity: 10 }
 paper: { latencyMs: 250, slippageTicks: 0 }
 state: { dir: ${join(dir, 'state')} }

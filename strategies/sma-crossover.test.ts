@@ -1,83 +1,127 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createTestContext, type OrderIntent, TradingCalendar } from '../src/index.ts';
+import {
+  createTestContext,
+  type Instrument,
+  type OrderIntent,
+  type TestContext,
+  TradingCalendar,
+} from '../src/index.ts';
 import strategy from './sma-crossover.ts';
 
 const calendar = TradingCalendar.fromHolidays(
   JSON.parse(readFileSync('test/fixtures/holidays-2026.json', 'utf8')),
 );
-const FRIDAY_OPEN = Date.parse('2026-11-20T09:15:00+05:30');
+/** Warm-up candles as the test context takes them. */
+type History = NonNullable<Parameters<typeof createTestContext>[0]['candleHistory']>;
+const OPEN = Date.parse('2026-11-20T09:15:00+05:30');
+const SBIN: Instrument = {
+  exchange: 'NSE',
+  token: 3045,
+  symbol: 'SBIN-EQ',
+  lotSize: 1,
+  tickSize: 5,
+};
+
+/** One traded price a minute (rupees), each closing a 1m candle. */
+async function trade(t: TestContext<unknown>, rupees: number[], volume = { n: 0 }) {
+  for (const r of rupees) {
+    const p = r * 100;
+    volume.n += 100;
+    t.pushQuote({
+      token: 3045,
+      open: p,
+      high: p,
+      low: p,
+      close: p,
+      ltp: p,
+      ltt: 0,
+      oi: 0,
+      volume: volume.n,
+    });
+    await t.clock.advanceByAsync(60_000);
+  }
+}
+
+function start(overrides: object, candleHistory?: History, at = OPEN) {
+  const params = strategy.params.parse({ fast: 2, slow: 4, quantity: 5, ...overrides });
+  const t = createTestContext({
+    strategyId: 'sma',
+    params,
+    calendar,
+    start: at,
+    instruments: [SBIN],
+    ...(candleHistory === undefined ? {} : { candleHistory }),
+  });
+  const intents: OrderIntent[] = [];
+  strategy.setup(t.ctx).subscribe((i) => intents.push(i));
+  const long = (q: number) =>
+    t.setPositions([
+      {
+        strategyId: 'sma',
+        token: 3045,
+        symbol: 'SBIN-EQ',
+        netQuantity: q,
+        averagePrice: 0,
+        realised: 0,
+        unrealised: 0,
+        lastPrice: 0,
+      },
+    ]);
+  return { t, intents, long };
+}
+
+const sides = (intents: OrderIntent[]) =>
+  intents.map((i) => (i.kind === 'place' ? `${i.side}${i.quantity}` : i.kind));
 
 describe('sma-crossover', () => {
-  it('buys on the golden cross, sells on the death cross, in virtual time', () => {
-    const params = strategy.params.parse({ fast: 2, slow: 4, barSeconds: 60, quantity: 5 });
-    const t = createTestContext({ strategyId: 'sma', params, calendar, start: FRIDAY_OPEN });
-    const intents: OrderIntent[] = [];
-    strategy.setup(t.ctx).subscribe((i) => intents.push(i));
-    // Falling, then rising (golden cross), then falling (death cross); one price per bar.
-    const closes = [1000, 990, 980, 970, 960, 980, 1010, 1050, 1090, 1060, 1000, 940, 900];
-    for (const ltp of closes) {
-      t.pushQuote({ token: 3045, ltp: ltp * 100, close: 100_000 }, 'ltp');
-      t.clock.advanceBy(60_000);
-    }
-    const places = intents.filter((i) => i.kind === 'place');
-    expect(places.map((i) => i.kind === 'place' && [i.side, i.quantity, i.orderType])).toEqual([
-      ['B', 5, 'MKT'],
-      ['S', 5, 'MKT'],
-    ]);
-    expect(new Set(intents.map((i) => i.id)).size).toBe(intents.length);
+  it('targets long on the golden cross and flat on the death cross, on 1m candles', async () => {
+    const { t, intents, long } = start({});
+    await trade(t, [1000, 990, 980, 970, 960, 980, 1010]);
+    expect(sides(intents)).toEqual(['B5']);
+    long(5); // filled
+    await trade(t, [1050, 1090]); // still above: target already reached, nothing sent
+    expect(sides(intents)).toEqual(['B5']);
+    await trade(t, [1000, 940, 900]);
+    expect(sides(intents)).toEqual(['B5', 'S5']);
+    // Both averages are plotted on every live candle once warm, in paise.
+    expect(t.plots.filter((p) => p.name === 'sma-slow').length).toBeGreaterThan(5);
+    expect(t.plots.find((p) => p.name === 'sma-fast')?.value).toBeGreaterThan(90_000);
   });
 
-  it('squares off a long position before the close', () => {
-    const params = strategy.params.parse({
-      fast: 2,
-      slow: 3,
-      barSeconds: 60,
-      squareOffMinutes: 10,
-    });
-    const t = createTestContext({
-      strategyId: 'sma',
-      params,
-      calendar,
-      start: Date.parse('2026-11-20T15:00:00+05:30'),
-    });
-    const intents: OrderIntent[] = [];
-    strategy.setup(t.ctx).subscribe((i) => intents.push(i));
-    for (const ltp of [1000, 990, 980, 1000, 1030, 1060]) {
-      t.pushQuote({ token: 3045, ltp: ltp * 100, close: 100_000 }, 'ltp');
-      t.clock.advanceBy(60_000);
-    }
-    expect(intents.at(-1)).toMatchObject({ kind: 'place', side: 'B' });
-    t.clock.advanceTo(Date.parse('2026-11-20T15:20:00+05:30'));
-    expect(intents.at(-1)).toMatchObject({ kind: 'squareOff', token: 3045 });
+  it('sends nothing on a death cross while flat (an entry refused, or squared off)', async () => {
+    const { t, intents } = start({});
+    await trade(t, [1000, 990, 980, 970, 960, 980, 1010]);
+    expect(sides(intents)).toEqual(['B5']); // never filled: the position stays flat
+    await trade(t, [1000, 940, 900]);
+    expect(sides(intents)).toEqual(['B5']);
   });
 
-  it('does not sell a position it never got when the entry was rejected', () => {
-    const params = strategy.params.parse({ fast: 2, slow: 4, barSeconds: 60, quantity: 5 });
-    const t = createTestContext({ strategyId: 'sma', params, calendar, start: FRIDAY_OPEN });
-    const intents: OrderIntent[] = [];
-    strategy.setup(t.ctx).subscribe((i) => intents.push(i));
-    const closes = [1000, 990, 980, 970, 960, 980, 1010, 1050, 1090, 1060, 1000, 940, 900];
-    for (const ltp of closes) {
-      t.pushQuote({ token: 3045, ltp: ltp * 100, close: 100_000 }, 'ltp');
-      t.clock.advanceBy(60_000);
-      const entry = intents.find((i) => i.kind === 'place' && i.side === 'B');
-      if (entry !== undefined && intents.length === 1) {
-        t.pushOrderEvent({
-          type: 'OrderRejected',
-          strategyId: 'sma',
-          intentId: entry.id,
-          tag: 't',
-          at: t.clock.now(),
-          reason: 'no margin',
-        });
-      }
-    }
-    expect(intents.map((i) => i.kind === 'place' && i.side)).toEqual(['B']);
+  it('warms up from history: no entry at the first live candle without a cross', async () => {
+    const cold = start({});
+    await trade(cold.t, [1000, 1010, 1020, 1030, 1040, 1050]); // fast above slow once warm
+    expect(sides(cold.intents)).toEqual(['B5']); // a cold start acts on the first warm value
+    const rising = [1000, 1010, 1020, 1030, 1040].map(
+      (r, i) =>
+        ({
+          token: 3045,
+          interval: '1m',
+          start: OPEN + i * 60_000,
+          end: OPEN + (i + 1) * 60_000,
+          open: r * 100,
+          high: r * 100,
+          low: r * 100,
+          close: r * 100,
+          volume: 100,
+          historical: true,
+        }) as const,
+    );
+    const warm = start({}, { candles: async () => rising }, OPEN + 5 * 60_000);
+    await trade(warm.t, [1050, 1060, 1070, 1080]); // cold, the 4th would buy
+    expect(warm.intents).toEqual([]);
   });
 
   it('rejects params where fast is not shorter than slow', () => {
-    const r = strategy.params.safeParse({ fast: 10, slow: 5 });
-    expect(r.success).toBe(false);
+    expect(strategy.params.safeParse({ fast: 10, slow: 5 }).success).toBe(false);
   });
 });

@@ -1,113 +1,56 @@
-import { filter, map, merge, mergeMap, type Observable, of, withLatestFrom } from 'rxjs';
+import { distinctUntilChanged, filter, map, mergeMap, type Observable, tap } from 'rxjs';
 import { SMA } from 'trading-signals';
-import { defineStrategy, type Instrument, type OrderIntent, z } from '../src/index.ts';
+import { defineStrategy, type OrderIntent, z } from '../src/index.ts';
 
 const params = z
   .object({
-    /** Instrument token (SBIN on NSE by default). */
-    token: z.number().int().positive().default(3045),
-    symbol: z.string().default('SBIN-EQ'),
     exchange: z.enum(['NSE', 'BSE']).default('NSE'),
-    /** Periods of the fast and slow moving averages, in bars. */
+    symbol: z.string().default('SBIN-EQ'),
+    /** Periods of the fast and slow moving averages, in candles. */
     fast: z.number().int().min(1).default(5),
     slow: z.number().int().min(2).default(20),
-    /** Bar length: the LTP is sampled once per bar while the market is open. */
-    barSeconds: z.number().int().min(1).default(60),
+    interval: z.enum(['1m', '3m', '5m', '15m']).default('1m'),
     quantity: z.number().int().positive().default(10),
-    /** Flatten this many minutes before the close. */
-    squareOffMinutes: z.number().int().min(1).default(10),
   })
   .refine((p) => p.fast < p.slow, { message: 'fast must be shorter than slow', path: ['fast'] });
 
 /**
- * Moving-average crossover on one equity: buy when the fast SMA of bar closes crosses
- * above the slow one, sell out when it crosses back below, flat before the close.
- * Indicators come from trading-signals.
+ * Moving-average crossover on one equity: long while the fast SMA of candle closes is
+ * above the slow one, flat from the cross back below. Warm from the first live candle
+ * (`history`); the framework squares off before the close and refuses entries after it.
  */
 export default defineStrategy({
   name: 'sma-crossover',
   params,
   setup(ctx): Observable<OrderIntent> {
     const p = ctx.params;
-    const instrument: Instrument = {
-      exchange: p.exchange,
-      token: p.token,
-      symbol: p.symbol,
-    };
+    const instrument = ctx.instruments.lookup({ exchange: p.exchange, symbol: p.symbol });
+    if (instrument === undefined) throw new Error(`${p.symbol} is not in the instrument master`);
     const fast = new SMA(p.fast);
     const slow = new SMA(p.slow);
-    let previous: number | undefined;
-    let long = false;
-    /** Intents in flight and what a refusal of each would undo. */
-    const inFlight = new Map<string, 'entry' | 'exit'>();
-    const sent = (intent: OrderIntent, role: 'entry' | 'exit'): OrderIntent => {
-      inFlight.set(intent.id, role);
-      return intent;
-    };
-    // An entry that is rejected or denied leaves us flat; a refused exit leaves us long.
-    const refusals$ = ctx.orders$.pipe(
-      filter((e) => e.type === 'OrderRejected' || e.type === 'OrderDenied'),
-      mergeMap((e): Observable<OrderIntent> => {
-        const role = inFlight.get(e.intentId);
-        inFlight.delete(e.intentId);
-        if (role === 'entry') long = false;
-        if (role === 'exit') long = true;
-        return of();
+    return ctx.market.candles$(instrument.token, p.interval, { history: p.slow + 1 }).pipe(
+      map((c) => {
+        const f = fast.update(c.close, false);
+        const s = slow.update(c.close, false);
+        return f === null || s === null || !slow.isStable ? undefined : { c, f, s, long: f > s };
+      }),
+      filter((x) => x !== undefined),
+      tap(({ c, f, s }) => {
+        if (!c.historical) ctx.plot('sma-fast', f);
+        if (!c.historical) ctx.plot('sma-slow', s);
+      }),
+      // A cross is a change of side; the first warm value only says where we start.
+      distinctUntilChanged((a, b) => a.long === b.long),
+      filter(({ c }) => !c.historical),
+      mergeMap(({ c, f, s, long }) => {
+        ctx.log.info({ close: c.close, fast: f, slow: s }, long ? 'golden cross' : 'death cross');
+        return ctx.intents.target({
+          instrument,
+          quantity: long ? p.quantity : 0,
+          product: 'I',
+          reason: `fast SMA crossed ${long ? 'above' : 'below'} slow`,
+        });
       }),
     );
-
-    const bars$ = ctx.schedule.every$(p.barSeconds).pipe(
-      withLatestFrom(ctx.market.quote$(p.token, 'ltp')),
-      map(([, q]) => q.quote.ltp),
-    );
-
-    const signals$ = bars$.pipe(
-      mergeMap((close): Observable<OrderIntent> => {
-        const f = fast.update(close, false);
-        const s = slow.update(close, false);
-        if (f === null || s === null || !slow.isStable) return of();
-        const diff = f - s;
-        const before = previous;
-        previous = diff;
-        if (before === undefined) return of();
-        if (before <= 0 && diff > 0 && !long) {
-          long = true;
-          ctx.log.info({ close, fast: f, slow: s }, 'golden cross: buying');
-          const order = ctx.intents.place({
-            instrument,
-            side: 'B',
-            quantity: p.quantity,
-            orderType: 'MKT',
-            product: 'I',
-            reason: 'fast SMA crossed above slow',
-          });
-          return of(sent(order, 'entry'));
-        }
-        if (before >= 0 && diff < 0 && long) {
-          long = false;
-          ctx.log.info({ close, fast: f, slow: s }, 'death cross: selling');
-          const order = ctx.intents.place({
-            instrument,
-            side: 'S',
-            quantity: p.quantity,
-            orderType: 'MKT',
-            product: 'I',
-            reason: 'fast SMA crossed below slow',
-          });
-          return of(sent(order, 'exit'));
-        }
-        return of();
-      }),
-    );
-
-    const endOfDay$ = ctx.schedule.beforeClose$(p.squareOffMinutes).pipe(
-      filter(() => long),
-      map(() => {
-        long = false;
-        return ctx.intents.squareOff(instrument.token, 'end of day');
-      }),
-    );
-
-    return merge(signals$, endOfDay$, refusals$);
   },
 });

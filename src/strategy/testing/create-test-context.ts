@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { BehaviorSubject, defer, filter, map, Observable, Subject } from 'rxjs';
-import type { FullQuote, LtpQuote, Quote } from '../../api/schemas/quote.ts';
+import type { FullQuote, LtpQuote, OhlcvQuote, Quote } from '../../api/schemas/quote.ts';
 import type { Greeks } from '../../api/schemas/utilities.ts';
 import type { TradingCalendar } from '../../calendar/trading-calendar.ts';
 import { VirtualClock } from '../../clock/virtual-clock.ts';
@@ -24,8 +24,8 @@ import type { PlotPoint, StrategyContext } from '../strategy-context.ts';
 export interface TestContext<P> {
   ctx: StrategyContext<P>;
   clock: VirtualClock;
-  /** Publishes a quote as the bus would (full or ltp shape). */
-  pushQuote(quote: FullQuote | LtpQuote, mode?: QuoteMode): void;
+  /** Publishes a quote as the bus would (full, ohlcv or ltp shape; candles need volume). */
+  pushQuote(quote: FullQuote | OhlcvQuote | LtpQuote, mode?: QuoteMode): void;
   /** Publishes greeks of a token. */
   pushGreeks(token: number, greeks: Greeks): void;
   /** Publishes an order event for this strategy. */
@@ -140,7 +140,7 @@ export function createTestContext<P>(options: {
     clock,
     plots,
     pushQuote(quote, mode) {
-      const m: QuoteMode = mode ?? ('asks' in quote ? 'full' : 'ltp');
+      const m: QuoteMode = mode ?? ('asks' in quote ? 'full' : 'volume' in quote ? 'ohlcv' : 'ltp');
       const q: MarketQuote = {
         token: quote.token,
         mode: m,
