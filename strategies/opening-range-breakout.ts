@@ -1,96 +1,56 @@
-import {
-  filter,
-  map,
-  merge,
-  mergeMap,
-  type Observable,
-  of,
-  switchMap,
-  takeUntil,
-  timer,
-} from 'rxjs';
-import { defineStrategy, type Instrument, type OrderIntent, z } from '../src/index.ts';
+import { EMPTY, filter, map, mergeMap, type Observable, of, switchMap, take } from 'rxjs';
+import { defineStrategy, type OrderIntent, z } from '../src/index.ts';
 
 const params = z.object({
-  token: z.number().int().positive().default(3045),
-  symbol: z.string().default('SBIN-EQ'),
   exchange: z.enum(['NSE', 'BSE']).default('NSE'),
+  symbol: z.string().default('SBIN-EQ'),
   /** Length of the opening range after the session opens. */
   rangeMinutes: z.number().int().min(1).max(120).default(15),
   quantity: z.number().int().positive().default(10),
-  /** Flatten this many minutes before the close. */
-  squareOffMinutes: z.number().int().min(1).default(15),
+  /** The stop's distance from the entry's fill, in paise; it trails by as much. */
+  stopPoints: z.number().int().positive().default(500),
 });
 
 /**
- * Opening-range breakout: record the high and low of the LTP for the first minutes of
- * each session, then go long on a break above or short on a break below, once per
- * session, and square off before the close.
+ * Opening-range breakout: the high and low of the 1m candles of the session's first
+ * minutes, then a long on a close above or a short on a close below, once a session, as a
+ * bracket whose stop trails the price. The framework squares it off before the close.
  */
 export default defineStrategy({
   name: 'opening-range-breakout',
   params,
   setup(ctx): Observable<OrderIntent> {
     const p = ctx.params;
-    const instrument: Instrument = {
-      exchange: p.exchange,
-      token: p.token,
-      symbol: p.symbol,
-    };
-    const quotes$ = ctx.market.quote$(p.token, 'ltp');
-    let inPosition = false;
-
-    const sessions$ = ctx.schedule.atOpen$().pipe(
+    const instrument = ctx.instruments.lookup({ exchange: p.exchange, symbol: p.symbol });
+    if (instrument === undefined) throw new Error(`${p.symbol} is not in the instrument master`);
+    return ctx.schedule.atOpen$().pipe(
       switchMap((open) => {
-        let high = Number.NEGATIVE_INFINITY;
-        let low = Number.POSITIVE_INFINITY;
-        let traded = false;
         const rangeEnd = open.at + p.rangeMinutes * 60_000;
-        const sessionEnd$ = timer(
-          Math.max(0, (open.session?.end ?? rangeEnd) - ctx.clock.now()),
-          ctx.clock.scheduler,
-        );
-        return quotes$.pipe(
-          takeUntil(sessionEnd$),
-          // The bus replays its last quote to a new subscriber; one from before the open
-          // must not widen the range.
-          filter((q) => q.receivedAt >= open.at),
-          map((q) => q.quote.ltp),
-          mergeMap((ltp): Observable<OrderIntent> => {
-            if (ctx.clock.now() < rangeEnd) {
-              high = Math.max(high, ltp);
-              low = Math.min(low, ltp);
-              return of();
-            }
-            if (traded || !Number.isFinite(high)) return of();
-            const side = ltp > high ? 'B' : ltp < low ? 'S' : undefined;
-            if (side === undefined) return of();
-            traded = true;
-            inPosition = true;
-            ctx.log.info({ ltp, high, low, side }, 'opening range broken');
-            return of(
-              ctx.intents.place({
-                instrument,
-                side,
-                quantity: p.quantity,
-                orderType: 'MKT',
-                product: 'I',
-                reason: `break of the ${p.rangeMinutes}-minute range`,
-              }),
-            );
+        let [high, low] = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+        return ctx.market.candles$(instrument.token, '1m').pipe(
+          filter((c) => c.start >= open.at),
+          mergeMap((c) => {
+            if (c.end <= rangeEnd) [high, low] = [Math.max(high, c.high), Math.min(low, c.low)];
+            // No range (started late): no trade this session.
+            if (c.end <= rangeEnd || !Number.isFinite(high)) return EMPTY;
+            return c.close > high ? of('B' as const) : c.close < low ? of('S' as const) : EMPTY;
+          }),
+          take(1),
+          map((side) => {
+            ctx.log.info({ high, low, side }, 'opening range broken');
+            return ctx.intents.bracket({
+              instrument,
+              side,
+              quantity: p.quantity,
+              product: 'I',
+              entry: { orderType: 'MKT' },
+              stopLoss: { points: p.stopPoints },
+              trailing: { points: p.stopPoints },
+              reason: `break of the ${p.rangeMinutes}-minute range`,
+            });
           }),
         );
       }),
     );
-
-    const endOfDay$ = ctx.schedule.beforeClose$(p.squareOffMinutes).pipe(
-      filter(() => inPosition),
-      map(() => {
-        inPosition = false;
-        return ctx.intents.squareOff(instrument.token, 'end of day');
-      }),
-    );
-
-    return merge(sessions$, endOfDay$);
   },
 });
