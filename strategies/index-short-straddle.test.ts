@@ -35,6 +35,24 @@ const chainSource = {
   ],
 };
 const flush = () => new Promise((resolve) => setImmediate(resolve));
+/** The legs as the instrument master lists them (tick 5 paise, lot 75). */
+const legs = [40002, 40012].map((token) => ({
+  exchange: 'NFO' as const,
+  token,
+  symbol: `NIFTY26NOV26000${token === 40002 ? 'CE' : 'PE'}`,
+  lotSize: 75,
+  tickSize: 5,
+}));
+const short = (token: number) => ({
+  strategyId: 'straddle',
+  token,
+  symbol: '',
+  netQuantity: -150,
+  averagePrice: 10_000,
+  realised: 0,
+  unrealised: 0,
+  lastPrice: 10_000,
+});
 
 async function enter() {
   const params = strategy.params.parse({ exitDelta: 0.3, stopLossPercent: 30, lots: 2 });
@@ -44,55 +62,57 @@ async function enter() {
     calendar,
     start: at('09:15:00'),
     optionChains: chainSource,
+    instruments: legs,
   });
   const intents: OrderIntent[] = [];
   strategy.setup(t.ctx).subscribe((i) => intents.push(i));
   t.pushQuote({ token: 26000, ltp: 2_603_000, close: 2_590_000 }, 'ltp');
-  t.pushQuote({ token: 40002, ltp: 12_000, close: 11_000 }, 'ltp');
+  t.pushQuote({ token: 40002, ltp: 12_010, close: 11_000 }, 'ltp');
   t.pushQuote({ token: 40012, ltp: 9_500, close: 9_000 }, 'ltp');
   await t.clock.advanceToAsync(at('09:20:00'));
   for (let i = 0; i < 5; i++) await flush();
   return { t, intents };
 }
 
+const greeks = (delta: number) => ({ iv: 0.14, delta, gamma: 0.001, theta: -10, vega: 8 });
+
 describe('index-short-straddle', () => {
-  it('sells the ATM call and put of the nearest expiry as cover orders with stops', async () => {
+  it('sells the ATM call and put of the nearest expiry, each a bracket with a stop', async () => {
     const { intents } = await enter();
-    expect(intents).toHaveLength(2);
     expect(
       intents.map(
         (i) =>
-          i.kind === 'place' && [
-            i.instrument.token,
-            i.side,
-            i.quantity,
-            i.variety,
-            i.bookLossPrice,
-          ],
+          i.kind === 'bracket' && [i.instrument.token, i.side, i.quantity, i.entry, i.stopLoss],
       ),
     ).toEqual([
-      [40002, 'S', 150, 'cover', 15_600],
-      [40012, 'S', 150, 'cover', 12_350],
+      // 30% of 120.10 is 36.03, up to the 5-paise tick of the master.
+      [40002, 'S', 150, { orderType: 'MKT' }, { points: 3_605 }],
+      [40012, 'S', 150, { orderType: 'MKT' }, { points: 2_850 }],
     ]);
   });
 
-  it('exits when the net delta drifts past the threshold, once', async () => {
+  it('exits when the net delta of the open legs drifts past the threshold', async () => {
     const { t, intents } = await enter();
+    t.setPositions([short(40002), short(40012)]);
     t.clock.advanceBy(15_000);
-    t.pushGreeks(40002, { iv: 0.14, delta: 0.2, gamma: 0.001, theta: -10, vega: 8 });
-    t.pushGreeks(40012, { iv: 0.14, delta: -0.25, gamma: 0.001, theta: -10, vega: 8 });
+    t.pushGreeks(40002, greeks(0.2));
+    t.pushGreeks(40012, greeks(-0.25));
     expect(intents).toHaveLength(2);
     t.clock.advanceBy(15_000);
-    t.pushGreeks(40002, { iv: 0.16, delta: 0.75, gamma: 0.001, theta: -10, vega: 8 });
-    t.pushGreeks(40012, { iv: 0.16, delta: -0.15, gamma: 0.001, theta: -10, vega: 8 });
-    expect(intents.at(-1)).toMatchObject({ kind: 'squareOff' });
-    t.clock.advanceTo(at('15:20:00'));
-    expect(intents.filter((i) => i.kind === 'squareOff')).toHaveLength(1);
+    t.pushGreeks(40002, greeks(0.75));
+    t.pushGreeks(40012, greeks(-0.15));
+    expect(intents.at(-1)).toMatchObject({
+      kind: 'squareOff',
+      reason: 'net delta 0.60 beyond 0.3',
+    });
   });
 
-  it('squares off before the close when still short', async () => {
+  it('reads the positions, not a flag: flat legs (stopped out or squared off) are left alone', async () => {
     const { t, intents } = await enter();
-    t.clock.advanceTo(at('15:16:00'));
-    expect(intents.at(-1)).toMatchObject({ kind: 'squareOff', reason: 'end of day' });
+    t.clock.advanceBy(15_000);
+    t.pushGreeks(40002, greeks(0.75));
+    t.pushGreeks(40012, greeks(-0.15));
+    t.clock.advanceBy(15_000);
+    expect(intents).toHaveLength(2);
   });
 });
