@@ -6,7 +6,7 @@ import { type Child, killAll, REPO, spawnRunner } from './child-process.ts';
 import { SimAdmin } from './sim-admin.ts';
 
 /** Credentials the e2e simulator accepts at first. */
-const APP_ID = 'e2e-app';
+export const APP_ID = 'e2e-app';
 export const TOKEN = 'e2e-token-day-1';
 const ADMIN_TOKEN = 'e2e-admin';
 

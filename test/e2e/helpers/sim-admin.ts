@@ -7,9 +7,15 @@ export interface SimOrderView {
   tags: string;
   variety: string;
   order: string;
-  token: string;
+  token: number;
   transactionType: 'B' | 'S';
   quantity: number;
+  /** Limit price, paise; 0 for market orders. */
+  price: number;
+  /** Stop trigger, paise; 0 when none. */
+  triggerPrice: number;
+  /** Modifications accepted so far. */
+  modifications: number;
   filled: number;
   status: string;
   parentId: string | null;
