@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { EXIT } from '../exit-codes.ts';
 
-const strategyTemplate = (
-  name: string,
-) => `import { filter, map, type Observable, take } from 'rxjs';
-import { defineStrategy, type Instrument, type OrderIntent, z } from '../src/index.ts';
+// Both templates are biome-formatted as written (test/cli/new-strategy-output.test.ts
+// checks the output with the formatter, the linter and the compiler).
+const strategyTemplate = (name: string) => `import { mergeMap, type Observable } from 'rxjs';
+import { defineStrategy, type OrderIntent, z } from '../src/index.ts';
 
 const params = z.object({
-  token: z.number().int().positive().default(3045),
+  exchange: z.enum(['NSE', 'BSE']).default('NSE'),
   symbol: z.string().default('SBIN-EQ'),
-  /** Buy once when the LTP falls below this many paise. */
+  /** Long while 1m candles close below this many paise, flat when one closes above it. */
   buyBelow: z.number().int().positive().default(80_000),
   quantity: z.number().int().positive().default(1),
 });
@@ -23,11 +23,15 @@ export default defineStrategy({
   params,
   setup(ctx): Observable<OrderIntent> {
     const p = ctx.params;
-    const instrument: Instrument = { exchange: 'NSE', token: p.token, symbol: p.symbol };
-    return ctx.market.quote$(p.token, 'ltp').pipe(
-      filter((q) => q.quote.ltp < p.buyBelow),
-      take(1),
-      map(() => ctx.intents.place({ instrument, side: 'B', quantity: p.quantity, orderType: 'MKT', product: 'I' })),
+    const instrument = ctx.instruments.lookup({ exchange: p.exchange, symbol: p.symbol });
+    if (instrument === undefined) throw new Error(\`\${p.symbol} is not in the instrument master\`);
+    return ctx.market.candles$(instrument.token, '1m', { history: 1 }).pipe(
+      mergeMap((candle) => {
+        ctx.plot('close', candle.close);
+        const quantity = candle.close < p.buyBelow ? p.quantity : 0;
+        // The position wanted; ctx.intents.target sends only what it takes to get there.
+        return ctx.intents.target({ instrument, quantity, product: 'I' });
+      }),
     );
   },
 });
@@ -38,18 +42,28 @@ import { describe, expect, it } from 'vitest';
 import { createTestContext, type OrderIntent, TradingCalendar } from '../src/index.ts';
 import strategy from './${name}.ts';
 
-const calendar = TradingCalendar.fromHolidays(JSON.parse(readFileSync('test/fixtures/holidays-2026.json', 'utf8')));
+const calendar = TradingCalendar.fromHolidays(
+  JSON.parse(readFileSync('test/fixtures/holidays-2026.json', 'utf8')),
+);
+const SBIN = { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ', lotSize: 1, tickSize: 5 } as const;
 
 describe('${name}', () => {
-  it('buys once when the price falls below the threshold', () => {
+  it('goes long when a candle closes below the threshold', async () => {
     const params = strategy.params.parse({ buyBelow: 80_000, quantity: 2 });
-    const t = createTestContext({ strategyId: '${name}', params, calendar, start: Date.parse('2026-11-20T09:15:00+05:30') });
+    const t = createTestContext({
+      strategyId: '${name}',
+      params,
+      calendar,
+      start: Date.parse('2026-11-20T09:15:00+05:30'),
+      instruments: [SBIN],
+    });
     const intents: OrderIntent[] = [];
     strategy.setup(t.ctx).subscribe((i) => intents.push(i));
-    t.pushQuote({ token: 3045, ltp: 80_500, close: 80_000 }, 'ltp');
-    t.clock.advanceBy(1_000);
-    t.pushQuote({ token: 3045, ltp: 79_900, close: 80_000 }, 'ltp');
-    t.pushQuote({ token: 3045, ltp: 79_800, close: 80_000 }, 'ltp');
+    for (const [i, ltp] of [80_500, 79_900].entries()) {
+      const quote = { token: 3045, open: ltp, high: ltp, low: ltp, close: ltp, ltt: 0, oi: 0 };
+      t.pushQuote({ ...quote, ltp, volume: 10 * (i + 1) });
+      await t.clock.advanceByAsync(60_000); // the candle closes at its end
+    }
     expect(intents).toHaveLength(1);
     expect(intents[0]).toMatchObject({ kind: 'place', side: 'B', quantity: 2 });
   });
