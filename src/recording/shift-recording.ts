@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Quote } from '../api/schemas/quote.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import { RecordWriter } from './record-writer.ts';
 import type { RecordingMeta } from './recording-meta.ts';
@@ -31,7 +32,7 @@ export async function shiftRecording(
       while (block.next()) {
         const at = block.time + deltaMs;
         if (block.kind === 'greeks') writer.greeks(block.token, block.greeks(), at);
-        else writer.quote(block.kind as QuoteMode, block.quote(), at);
+        else writer.quote(block.kind as QuoteMode, shiftExchangeTimes(block.quote(), deltaMs), at);
       }
     }
   } finally {
@@ -49,4 +50,18 @@ export async function shiftRecording(
   };
   await writeFile(join(toDir, 'meta.json'), `${JSON.stringify(shifted, null, 1)}\n`);
   return shifted;
+}
+
+/**
+ * The quote with its exchange times (`ltt`, `time`: epoch seconds, 0 when unknown) moved
+ * too: candles take a trade's time from them, so Monday's copy must not trade on Friday.
+ */
+function shiftExchangeTimes(quote: Quote, deltaMs: number): Quote {
+  const by = Math.round(deltaMs / 1_000);
+  const moved: Record<string, unknown> = { ...quote };
+  for (const key of ['ltt', 'time'] as const) {
+    const t = (quote as Partial<Record<typeof key, number>>)[key];
+    if (t !== undefined && t > 0) moved[key] = t + by;
+  }
+  return moved as Quote;
 }
