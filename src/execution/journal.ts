@@ -57,22 +57,42 @@ export interface Journal {
   close(): void;
 }
 
+/** Options of {@link MemoryJournal}. */
+export interface MemoryJournalOptions {
+  /**
+   * Keep each order's state (a copy at each write) and every event, for a later
+   * {@link MemoryJournal.load} or a test that reads `events`. Default true. A run that
+   * no restart reads (a backtest: its kernel starts once, on an empty journal) turns it
+   * off: the copies cost CPU at every write, and the events a list that grows all run.
+   * Fills (their ids keep a fill from being booked twice) and meta values are kept either way.
+   */
+  history?: boolean;
+}
+
 /** A journal in memory: no durability. */
 export class MemoryJournal implements Journal {
   private readonly orders = new Map<string, TrackedOrder>();
   private readonly fills = new Map<string, JournalFill>();
   private readonly meta = new Map<string, string>();
+  private readonly history: boolean;
+  /** Every event written, in order (none without `history`). */
   readonly events: OrderEvent[] = [];
+
+  constructor(options: MemoryJournalOptions = {}) {
+    this.history = options.history ?? true;
+  }
 
   commit(entry: JournalEntry): boolean {
     if (entry.fill !== undefined && this.fills.has(entry.fill.fillId)) return false;
     if (entry.fill !== undefined) this.fills.set(entry.fill.fillId, entry.fill);
+    if (!this.history) return true;
     for (const order of entry.orders ?? []) this.orders.set(order.tag, structuredClone(order));
     if (entry.deferredEvents !== undefined) this.events.push(...entry.deferredEvents);
     if (entry.event !== undefined) this.events.push(entry.event);
     return true;
   }
 
+  /** What was written: without `history`, the fills and no orders. */
   load(): JournalSnapshot {
     return {
       orders: [...this.orders.values()].map((o) => structuredClone(o)),

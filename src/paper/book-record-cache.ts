@@ -76,6 +76,11 @@ export class BookRecordCache {
     return record;
   }
 
+  /** Drops what is kept for an order the venue forgot (its fills' records go with them). */
+  forget(orderId: string): void {
+    this.orders.delete(orderId);
+  }
+
   /** The trade-book record of one fill of `order`. */
   trade(order: SimOrder, fill: OrderFill): TradeBookRecord {
     const t = this.trades.get(fill);

@@ -14,7 +14,7 @@ import type {
 } from '../api/schemas/order-requests.ts';
 import type { Clock } from '../clock/clock.ts';
 import { sleep } from '../clock/sleep.ts';
-import { istDayStart } from '../domain/ist.ts';
+import { DAY_MS, istDayStart } from '../domain/ist.ts';
 import type { Variety } from '../domain/order-params.ts';
 import type { Broker } from '../execution/broker.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
@@ -59,6 +59,8 @@ export class PaperBroker implements Broker {
   private readonly records = new BookRecordCache();
   private readonly listeners = new Set<() => void>();
   private wasOpen: boolean;
+  /** The IST day of the latest step: a new one lets the venue forget what no book lists. */
+  private day = Number.NEGATIVE_INFINITY;
   /**
    * With `announceChanges`: calls `listener` each time the books change (an order
    * placed, accepted, modified, cancelled, filled, expired or released); see
@@ -204,15 +206,30 @@ export class PaperBroker implements Broker {
    */
   private step(): boolean {
     const now = this.options.clock.now();
+    this.forgetEarlierDays(now);
     const open = this.options.hours.isOpen(now);
     const boundary = open !== this.wasOpen;
     if (open && !this.wasOpen) this.engine.onOpen(now);
     if (!open && this.wasOpen) this.engine.onClose(now);
     this.wasOpen = open;
     if (!open) return boundary;
-    const fills = this.engine.fills().length;
+    const fills = this.engine.fillCount;
     this.engine.onStep(now);
-    return boundary || this.engine.fills().length !== fills;
+    return boundary || this.engine.fillCount !== fills;
+  }
+
+  /**
+   * On the first step of each IST day, forgets the orders and fills no day's book can
+   * list any more: final orders last changed before yesterday (a day's margin, so an
+   * order that ended at a day's edge is still there for the tracker's next read of its
+   * history), and their cached records. A multi-day run's venue then holds about two
+   * days of orders instead of the whole run's, and its book reads stay a day's size.
+   */
+  private forgetEarlierDays(now: number): void {
+    const day = istDayStart(now);
+    if (day === this.day) return;
+    this.day = day;
+    for (const id of this.engine.forgetBefore(day - DAY_MS)) this.records.forget(id);
   }
 
   /** Tells the listeners (if any) that the books changed. */

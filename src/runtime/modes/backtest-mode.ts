@@ -40,8 +40,9 @@ export async function backtestMode(input: ModeInput, source: MarketSource): Prom
     calendarStore,
     feed,
     broker,
-    // Backtests and sweeps run in parallel: each keeps its journal to itself.
-    journal: options.journal ?? new MemoryJournal(),
+    // Backtests and sweeps run in parallel: each keeps its journal to itself. No restart
+    // reads it (the run starts once, on an empty journal): no order copies or event list.
+    journal: options.journal ?? new MemoryJournal({ history: false }),
     recorder,
     ...(options.candleHistory === undefined ? {} : { candleHistory: options.candleHistory }),
     describe: describeTo(broker),

@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock/clock.ts';
 import type { OrderStatus, ReportType, Variety } from '../../domain/order-params.ts';
-import type { SimInstrument } from '../market/sim-instrument.ts';
 import { fillAgainstDepth, isStopTriggered } from '../matching/fill-against-depth.ts';
 import { badRequest, notFound } from '../sim-error.ts';
 import { checkOrder } from './check-order.ts';
+import { newSimOrder } from './new-sim-order.ts';
 import { averagePriceOf, type OrderFill, type OrderParams, type SimOrder } from './sim-order.ts';
 import type { VenueMarket } from './venue-market.ts';
 
@@ -17,37 +17,6 @@ export interface OrderEngineOptions {
   maxModifications?: number;
   /** First order number; ids count up from here. Default 1000000001. */
   firstOrderId?: number;
-}
-
-/** A new order, pending, with nothing filled; `parentId` for a cover order's stop leg. */
-function newSimOrder(
-  id: string,
-  instrument: SimInstrument,
-  params: OrderParams,
-  at: number,
-  parentId: string | undefined,
-): SimOrder {
-  return {
-    id,
-    exchangeOrderId: '',
-    instrument,
-    params: { ...params },
-    status: 'PENDING',
-    filled: 0,
-    fillValue: 0,
-    rejectReason: '',
-    cancelQuantity: 0,
-    placedAt: at,
-    updatedAt: at,
-    exchangeUpdatedAt: undefined,
-    modifications: 0,
-    triggered: false,
-    released: false,
-    parentId,
-    childId: undefined,
-    history: [],
-    fills: [],
-  };
 }
 
 /**
@@ -99,6 +68,7 @@ export class OrderEngine {
   private readonly live = new Set<SimOrder>();
   private nextOrder: number;
   private nextFill = 1;
+  private fillTotal = 0;
   private releaseDue = false;
 
   constructor(options: OrderEngineOptions) {
@@ -198,9 +168,35 @@ export class OrderEngine {
     return this.list;
   }
 
-  /** Every fill, oldest first. */
+  /** Every fill, oldest first (since the last {@link forgetBefore}). */
   fills(): readonly OrderFill[] {
     return this.fillList;
+  }
+
+  /** How many fills there have been, forgotten ones included: a cheap "did anything fill". */
+  get fillCount(): number {
+    return this.fillTotal;
+  }
+
+  /**
+   * Forgets what no day's book from `cutoff` on can list: final orders placed and last
+   * changed before it (see {@link dayOrders}) and fills before it. A venue that lives
+   * for many days (a multi-day backtest's) calls it as days pass, so its memory and
+   * its book reads follow a day's orders, not the run's; the simulator keeps everything.
+   * Returns the ids forgotten.
+   */
+  forgetBefore(cutoff: number): string[] {
+    const gone: string[] = [];
+    const keep = this.list.filter((o) => {
+      if (WORKING.has(o.status) || o.placedAt >= cutoff || o.updatedAt >= cutoff) return true;
+      this.byId.delete(o.id);
+      gone.push(o.id);
+      return false;
+    });
+    this.list.splice(0, this.list.length, ...keep);
+    const firstKept = this.fillList.findIndex((f) => f.at >= cutoff);
+    this.fillList.splice(0, firstKept === -1 ? this.fillList.length : firstKept);
+    return gone;
   }
 
   /**
@@ -324,6 +320,7 @@ export class OrderEngine {
     };
     order.fills.push(fill);
     this.fillList.push(fill);
+    this.fillTotal++;
     order.exchangeUpdatedAt = at;
     if (order.filled >= order.params.quantity) {
       order.status = 'COMPLETE';
