@@ -8,7 +8,11 @@
  * - floor: a bare loop in this process that streams and decodes the same recordings with
  *   the project's reader and runs the SMA crossover of strategies/sma-crossover.ts by
  *   hand (60 s bars of SBIN's LTP, SMA 3 over SMA 8, crossings counted);
- * - runBacktest on 1 and on 30 days with backtests/sma-crossover.yaml's strategy;
+ * - runBacktest on 1 and on 30 days with the SMA crossover the floor copies: the pre-v2
+ *   example kept as a fixture (test/fixtures/backtests/legacy-sma-crossover.yaml, 60 s
+ *   bars of SBIN's LTP), which trades every day like the floor (1 983 fills on 30 days;
+ *   the v2 example on 1m candles, backtests/sma-crossover.yaml, traded on the first of
+ *   the 30 days only when this was written, so it measured a mostly idle strategy);
  * - peak RSS of the whole `tiqs-runner backtest` CLI process on 1 and on 30 days.
  *
  * Targets: runBacktest ≥ 0.3× the floor's records/s on 30 days; cost per record on 30
@@ -28,7 +32,7 @@ import { openRecordings } from '../src/recording/recording-set.ts';
 import { writeTradingDays } from './helpers/multi-day-data.ts';
 import { smaCrossoverFloor } from './helpers/sma-floor.ts';
 
-const SPEC = resolve('backtests/sma-crossover.yaml');
+const SPEC = resolve('test/fixtures/backtests/legacy-sma-crossover.yaml');
 const DAYS = 30;
 
 /** The floor: stream, decode every record, SMA crossover on 60 s bars by hand. */
@@ -95,10 +99,11 @@ function cliPeakRss(data: string, work: string): number {
   const spec = join(work, `spec-${Date.now()}.yaml`);
   const text = readFileSync(SPEC, 'utf8')
     .replace(
-      'data: data/sample-day',
+      'data: ../../../backtests/data/sample-day',
       `data: ${data}\n  out: ${join(work, 'out')}\n  logLevel: silent`,
     )
-    .replace('../strategies/', `${resolve('strategies')}/`);
+    .replace('../strategies/', `${resolve('test/fixtures/strategies')}/`);
+  if (!text.includes(`data: ${data}`)) throw new Error(`${SPEC}: no data line to replace`);
   writeFileSync(spec, text);
   const run = spawnSync(
     process.execPath,
