@@ -3,6 +3,7 @@ import { TiqsClient } from '../api/tiqs-client.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import { LiveClock } from '../clock/live-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
+import { instrumentMasterSourceKey } from '../market-data/instruments/instrument-master-source-key.ts';
 import {
   type InstrumentMasterStatus,
   InstrumentMasterStore,
@@ -60,6 +61,8 @@ export async function validationMaster(
     format: { columns, tickUnit, strikeUnit },
     // The simulator's master is made, not fetched: nothing to cache.
     cacheDir: embedded ? undefined : resolve(dirname(resolve(file)), config.state.dir),
+    // The same file name `run` caches under: only this service's copies count.
+    source: instrumentMasterSourceKey(broker.baseUrl),
     logger: quiet as never,
   });
   return { store, status: await store.load() };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { requestDeadline } from '../api/request-deadline.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
+import { instrumentMasterSourceKey } from '../market-data/instruments/instrument-master-source-key.ts';
 import { InstrumentMasterStore } from '../market-data/instruments/instrument-master-store.ts';
 import type { ModeParts } from './modes/mode-parts.ts';
 
@@ -49,6 +50,8 @@ export function instrumentMasterFor(
     },
     format: { columns, tickUnit, strikeUnit },
     cacheDir: parts.stateDir,
+    // The simulator's master and the service's share a state folder only under different names.
+    source: instrumentMasterSourceKey(config.broker.baseUrl),
     logger: logger.child({ component: 'instruments' }),
   });
 }

@@ -73,7 +73,8 @@ describe('ctx.instruments in a kernel on the simulator (virtual time)', () => {
       miss: 'undefined',
     });
     // Cached for the day in the state folder; one request for it.
-    expect(readdirSync(stateDir)).toContain('instruments-2026-11-20.csv');
+    // Named by its source (`baseUrl: embedded`), so a live config's start never reads it.
+    expect(readdirSync(stateDir)).toContain('instruments-embedded-2026-11-20.csv');
     expect(sim.stats.count('instrumentMaster')).toBe(1);
   });
 

@@ -26,7 +26,10 @@ interface Logged {
   msg: string;
 }
 
-function storeOver(clock: VirtualClock, answers: Array<string | Error>) {
+const LIVE = 'a1b2c3d4e5f6';
+const file = (day: string, source = LIVE) => `instruments-${source}-${day}.csv`;
+
+function storeOver(clock: VirtualClock, answers: Array<string | Error>, source = LIVE) {
   const logs: Logged[] = [];
   let fetches = 0;
   const log = (level: string) => (_obj: unknown, msg?: string) =>
@@ -41,6 +44,7 @@ function storeOver(clock: VirtualClock, answers: Array<string | Error>) {
     },
     format: DEFAULT_INSTRUMENT_MASTER_FORMAT,
     cacheDir: dir,
+    source,
     logger: { info: log('info'), warn: log('warn'), error: log('error') } as never,
   });
   return { store, logs, fetches: () => fetches };
@@ -63,7 +67,7 @@ describe('InstrumentMasterStore', () => {
       day: '2026-01-05',
       instruments: 1,
     });
-    expect(await readdir(dir)).toEqual(['instruments-2026-01-05.csv']);
+    expect(await readdir(dir)).toEqual([file('2026-01-05')]);
 
     // A restart at 23:59 IST the same day: no request.
     clock.advanceBy(9 * 60_000);
@@ -81,8 +85,8 @@ describe('InstrumentMasterStore', () => {
       instruments: 2,
     });
     expect(nextDay.fetches()).toBe(1);
-    expect(await readdir(dir)).toEqual(['instruments-2026-01-06.csv']);
-    expect(await readFile(join(dir, 'instruments-2026-01-06.csv'), 'utf8')).toBe(DAY2);
+    expect(await readdir(dir)).toEqual([file('2026-01-06')]);
+    expect(await readFile(join(dir, file('2026-01-06')), 'utf8')).toBe(DAY2);
   });
 
   it('reloads in the background on the first lookup of a new day; the old master answers meanwhile', async () => {
@@ -102,7 +106,7 @@ describe('InstrumentMasterStore', () => {
 
   it('ignores a corrupt cache with a warning and fetches again', async () => {
     const clock = new VirtualClock(MON_2350_IST);
-    await writeFile(join(dir, 'instruments-2026-01-05.csv'), 'garbage,"\n');
+    await writeFile(join(dir, file('2026-01-05')), 'garbage,"\n');
     const { store, logs, fetches } = storeOver(clock, [DAY1]);
     expect(await store.load()).toMatchObject({ origin: 'service', instruments: 1 });
     expect(fetches()).toBe(1);
@@ -121,9 +125,40 @@ describe('InstrumentMasterStore', () => {
     expect(none.store.byToken(3045)).toBeUndefined();
     expect(none.logs.map((l) => l.level)).toContain('error');
 
-    await writeFile(join(dir, 'instruments-2026-01-02.csv'), DAY1);
+    await writeFile(join(dir, file('2026-01-02')), DAY1);
     const stale = storeOver(clock, [notFound()]);
     expect(await stale.store.load()).toMatchObject({ origin: 'stale-cache', day: '2026-01-02' });
     expect(stale.store.byToken(3045)?.symbol).toBe('SBIN-EQ');
+  });
+
+  it("never reads another source's copy: the simulator's master is not the service's, today or as a fallback", async () => {
+    const clock = new VirtualClock(MON_2350_IST);
+    const SIM = `${HEADER}\nNSE,9999,SBIN-EQ,7,10\n`;
+    // Paper on the simulator caches today's and an earlier day's copy in the shared state folder.
+    const paper = storeOver(clock, [SIM], 'embedded');
+    expect(await paper.store.load()).toMatchObject({ origin: 'service' });
+    await writeFile(join(dir, file('2026-01-02', 'embedded')), SIM);
+
+    // A live start the same day asks its own service and keeps both sources' copies.
+    const live = storeOver(clock, [DAY1]);
+    expect(await live.store.load()).toMatchObject({ origin: 'service' });
+    expect(live.fetches()).toBe(1);
+    expect(live.store.lookup({ exchange: 'NSE', symbol: 'SBIN-EQ' })?.token).toBe(3045);
+    expect((await readdir(dir)).sort()).toEqual(
+      [file('2026-01-02', 'embedded'), file('2026-01-05', 'embedded'), file('2026-01-05')].sort(),
+    );
+
+    // The next day the service is down: no copy of the simulator's stands in for it.
+    await rm(join(dir, file('2026-01-05')));
+    clock.advanceBy(11 * 60_000);
+    const down = storeOver(clock, [notFound()]);
+    expect(await down.store.load()).toMatchObject({ origin: 'none', instruments: 0 });
+    expect(down.store.byToken(9999)).toBeUndefined();
+    // Nor the reverse: the simulator's own copy is what paper falls back to.
+    const paperDown = storeOver(clock, [notFound()], 'embedded');
+    expect(await paperDown.store.load()).toMatchObject({
+      origin: 'stale-cache',
+      day: '2026-01-05',
+    });
   });
 });

@@ -31,12 +31,18 @@ export interface InstrumentMasterStoreOptions {
   /** The master's CSV text (`GET /all`, or a recording's copy). */
   fetchCsv(signal?: AbortSignal): Promise<string>;
   format: InstrumentMasterFormat;
-  /** Folder of the daily cache (`instruments-YYYY-MM-DD.csv`); none: no cache. */
+  /** Folder of the daily cache (`instruments-<source>-YYYY-MM-DD.csv`); none: no cache. */
   cacheDir?: string | undefined;
+  /**
+   * Which service the master comes from ({@link instrumentMasterSourceKey}): cache files
+   * carry it, and only copies of the same source are read, also as an earlier day's fallback.
+   */
+  source: string;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
-const FILE = /^instruments-(\d{4}-\d{2}-\d{2})\.csv$/;
+/** `instruments-<source>-YYYY-MM-DD.csv`; the day is the capture. */
+const FILE = /^instruments-([a-z0-9]+)-(\d{4}-\d{2}-\d{2})\.csv$/;
 
 /** The IST calendar day of `ms`, `YYYY-MM-DD`. */
 const istDay = (ms: number): string => toIstIso(ms).slice(0, 10);
@@ -44,10 +50,11 @@ const istDay = (ms: number): string => toIstIso(ms).slice(0, 10);
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
- * The instrument master, fetched once per IST day and cached in the state folder: a
- * restart the same day reads the cached file, the first load of a new day fetches again.
+ * The instrument master, fetched once per IST day and cached in the state folder under
+ * its source's key (the simulator's master is never read for the service, nor the
+ * reverse): a restart the same day reads the cached file, the first load of a new day fetches again.
  * A cache that cannot be read is ignored with a warning. When the service cannot give a
- * master, the newest earlier cache stands in (with a warning); without one the master
+ * master, the same source's newest earlier cache stands in (with a warning); without one the master
  * misses every lookup and {@link status} says why. A long-running bot reloads in the
  * background on its first lookup of a new day; the old master answers until then.
  *
@@ -152,9 +159,13 @@ export class InstrumentMasterStore implements InstrumentLookup {
     return parseInstrumentMaster(text, this.options.format);
   }
 
-  /** Today's cached copy, if there is a readable one. */
+  private fileOf(dir: string, day: string): string {
+    return join(dir, `instruments-${this.options.source}-${day}.csv`);
+  }
+
+  /** The cached copy of `day` from this source, if there is a readable one. */
   private async readCache(dir: string, day: string): Promise<ParsedInstrumentMaster | undefined> {
-    const path = join(dir, `instruments-${day}.csv`);
+    const path = this.fileOf(dir, day);
     let text: string;
     try {
       text = await readFile(path, 'utf8');
@@ -180,7 +191,9 @@ export class InstrumentMasterStore implements InstrumentLookup {
     day: string,
   ): Promise<{ day: string; parsed: ParsedInstrumentMaster } | undefined> {
     const days = (await readdir(dir).catch(() => []))
-      .map((f) => FILE.exec(f)?.[1])
+      .map((f) => FILE.exec(f))
+      .filter((m) => m?.[1] === this.options.source)
+      .map((m) => m?.[2])
       .filter((d): d is string => d !== undefined && d < day)
       .sort()
       .reverse();
@@ -195,11 +208,16 @@ export class InstrumentMasterStore implements InstrumentLookup {
   private async writeCache(dir: string, day: string, text: string): Promise<void> {
     try {
       await mkdir(dir, { recursive: true });
-      const path = join(dir, `instruments-${day}.csv`);
+      const path = this.fileOf(dir, day);
       const tmp = `${path}.${process.pid}.tmp`;
       await writeFile(tmp, text);
       await rename(tmp, path);
-      const older = (await readdir(dir)).filter((f) => FILE.test(f) && f < `instruments-${day}`);
+      const source = this.options.source;
+      // Only this source's earlier copies: another source's are its own fallback.
+      const older = (await readdir(dir)).filter((f) => {
+        const m = FILE.exec(f);
+        return m?.[1] === source && (m[2] ?? '') < day;
+      });
       for (const f of older) await rm(join(dir, f), { force: true });
     } catch (err) {
       // A bot without a cache still has its master; the next restart fetches again.
