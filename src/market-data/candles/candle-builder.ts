@@ -38,7 +38,8 @@ interface Working {
  * Rules: a trade belongs to the candle slot of its own time, aligned to its session's
  * open; a trade outside every session, or older than the working candle (a late answer),
  * moves no price (its volume lands in the next candle, as the day's total keeps it); a
- * slot without a trade gets no candle. Volume is the growth of the day's cumulative
+ * slot without a trade gets no candle; a trade whose slot ended before the builder started
+ * makes none either. Volume is the growth of the day's cumulative
  * volume over the candle; the day's first candle counts from 0 (pre-open trades
  * included), a candle the builder joined mid-day counts from its first trade.
  *
@@ -61,6 +62,12 @@ export class CandleBuilder {
     readonly interval: CandleInterval,
     private readonly calendar: () => CandleCalendar | undefined,
     private readonly exchange?: Exchange,
+    /**
+     * When the builder started (a live stream's first subscription): a trade whose slot
+     * ended by then (the service's last trade before it, yesterday's close) makes no
+     * candle, since that candle was over before anyone watched (history has it).
+     */
+    private readonly notBefore = Number.NEGATIVE_INFINITY,
   ) {}
 
   /** End of the working candle (when it must be closed), if one is open. */
@@ -75,6 +82,7 @@ export class CandleBuilder {
     if (calendar === undefined || session === undefined) return undefined;
     const slot = candleSlot(tick.at, this.interval, session);
     const w = this.working;
+    if (slot.end <= this.notBefore) return undefined;
     if (slot.end <= this.closedUntil || (w !== undefined && slot.start < w.start)) return undefined;
     if (w !== undefined && slot.start === w.start) {
       w.high = Math.max(w.high, tick.price);

@@ -34,14 +34,15 @@ function harness(start: number, history?: CandleHistory) {
     ...(history === undefined ? {} : { history }),
     logger,
   });
-  const trade = (at: number, price: number, dayVolume: number, token = 3045): void => {
+  /** A quote received at `at` whose last trade was at `traded` (default: `at`). */
+  const trade = (at: number, price: number, dayVolume: number, token = 3045, traded = at): void => {
     clock.advanceTo(at);
     const quote = { token, open: 0, high: 0, low: 0, close: 0, ltp: price, ltt: 0, oi: 0 };
     quotes.next({
       token,
       mode: 'ohlcv',
       quote: { ...quote, volume: dayVolume },
-      sourceTime: at,
+      sourceTime: traded,
       receivedAt: at,
     });
   };
@@ -189,5 +190,51 @@ describe('CandleHub: history', () => {
     h.trade(OPEN + 5 * MIN + 1, 100, 1);
     h.clock.advanceTo(OPEN + 6 * MIN);
     expect(got.map((c) => c.historical)).toEqual([false]);
+  });
+});
+
+describe('CandleHub: the stream start', () => {
+  const rows = (n: number): Candle[] =>
+    Array.from({ length: n }, (_, k) => ({
+      token: 3045,
+      interval: '1m' as const,
+      start: OPEN + k * MIN,
+      end: OPEN + (k + 1) * MIN,
+      open: 100 + k,
+      high: 100 + k,
+      low: 100 + k,
+      close: 100 + k,
+      volume: 1,
+      historical: true,
+    }));
+
+  it('does not repeat the last historical candle live when the first quote traded before now', async () => {
+    const now = OPEN + 3 * MIN + 500; // 09:18:00.5
+    const h = harness(now, { candles: async () => rows(3) });
+    const got: Candle[] = [];
+    h.hub.candles$(3045, '1m', { history: 3 }).subscribe((c) => got.push(c));
+    // The first poll answers with the service's last trade, at 09:17:59.
+    h.trade(now + 200, 150, 500, 3045, OPEN + 3 * MIN - 1_000);
+    await new Promise((r) => setImmediate(r));
+    h.trade(OPEN + 3 * MIN + 10_000, 151, 520);
+    h.clock.advanceTo(OPEN + 5 * MIN);
+    expect(got.map((c) => [(c.start - OPEN) / MIN, c.historical])).toEqual([
+      [0, true],
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
+  });
+
+  it("makes no live candle of yesterday's last trade when started before the open", () => {
+    const h = harness(ist('2026-11-20T09:05:00'));
+    const got: Candle[] = [];
+    h.hub.candles$(3045, '1m').subscribe((c) => got.push(c));
+    h.trade(ist('2026-11-20T09:05:00.200'), 150, 900, 3045, ist('2026-11-19T15:29:59'));
+    h.clock.advanceTo(ist('2026-11-20T09:10:00'));
+    expect(got).toEqual([]);
+    h.trade(OPEN + 1_000, 151, 10);
+    h.clock.advanceTo(OPEN + MIN);
+    expect(got.map((c) => [c.start, c.close, c.historical])).toEqual([[OPEN, 151, false]]);
   });
 });

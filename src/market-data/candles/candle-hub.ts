@@ -72,7 +72,12 @@ export class CandleHub {
       const buffered: Candle[] = [];
       let warm = false;
       const liveSub = live.subscribe({
-        next: (c) => (warm ? subscriber.next(c) : buffered.push(c)),
+        next: (c) => {
+          // History has every candle ended by `now`: a live one of those would repeat it.
+          if (c.end <= now) return;
+          if (warm) subscriber.next(c);
+          else buffered.push(c);
+        },
         error: (err: unknown) => subscriber.error(err),
         complete: () => (warm ? subscriber.complete() : undefined),
       });

@@ -45,7 +45,15 @@ export class LiveCandles {
   private open(token: number, interval: CandleInterval): Observable<Candle> {
     const { clock } = this;
     return new Observable<Candle>((subscriber) => {
-      const builder = new CandleBuilder(token, interval, this.calendar, this.exchangeOf(token));
+      // Started now: the first quote often carries a trade from before it (the service's
+      // last trade), whose candle has ended; it must not come out as a live candle.
+      const builder = new CandleBuilder(
+        token,
+        interval,
+        this.calendar,
+        this.exchangeOf(token),
+        clock.now(),
+      );
       let timer: Subscription | undefined;
       let timerAt: number | undefined;
       const arm = (): void => {
