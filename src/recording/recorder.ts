@@ -145,7 +145,7 @@ export class Recorder {
       // Saved beside the quotes: the backtest of this day looks instruments up in it.
       tapped.instrumentMaster = async (signal?: AbortSignal): Promise<string> => {
         const csv = await fetchMaster(signal);
-        if (!this.closed) writeFileSync(join(this.options.dir, INSTRUMENT_MASTER_FILE), csv);
+        this.saveInstrumentMaster(csv);
         return csv;
       };
     }
@@ -154,6 +154,14 @@ export class Recorder {
       tapped.setCredentials = (c) => set(c);
     }
     return tapped;
+  }
+
+  /**
+   * Saves the instrument master the bot uses beside the quotes (`instruments.csv`), also
+   * one read from the day's cache that the source was never asked for.
+   */
+  saveInstrumentMaster(csv: string): void {
+    if (!this.closed) writeFileSync(join(this.options.dir, INSTRUMENT_MASTER_FILE), csv);
   }
 
   /**

@@ -1,8 +1,12 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import { parseConfig } from '../config/load-config.ts';
 import type { MarketSource } from '../market-data/market-source.ts';
+import { INSTRUMENT_MASTER_FILE, Recorder } from '../recording/recorder.ts';
 import {
   InstrumentMasterUnavailableError,
   instrumentMasterFor,
@@ -98,5 +102,32 @@ describe('loadInstrumentMaster', () => {
     expect(store.status.problem).toBe(
       'no instrument master within instruments.timeoutMs (5000 ms)',
     );
+  });
+
+  it("hands `record` the master in use, also when it came from the day's cache and the source was never asked", async () => {
+    const config = configWith('broker:\n  baseUrl: embedded\n');
+    const stateDir = mkdtempSync(join(tmpdir(), 'master-for-state-'));
+    const cached = 'Exchange,Token,Symbol,LotSize,TickSize\nNSE,3045,SBIN-EQ,1,5\n';
+    writeFileSync(join(stateDir, 'instruments-embedded-2026-01-05.csv'), cached);
+    const recording = mkdtempSync(join(tmpdir(), 'master-for-rec-'));
+    const recorder = Recorder.create({ dir: recording, clock });
+    let asked = 0;
+    const source = {
+      instrumentMaster: async () => {
+        asked += 1;
+        return 'Exchange,Token,Symbol,LotSize,TickSize\nNSE,1,OTHER-EQ,1,5\n';
+      },
+    } as unknown as MarketSource;
+    const quoteSource = recorder.tap(source);
+    const store = instrumentMasterFor(
+      { clock, networkClock: clock, quoteSource, stateDir, recorder },
+      config,
+      logger,
+    );
+    await loadInstrumentMaster(store, quoteSource, config, logger);
+    expect(store.status.origin).toBe('cache');
+    expect(asked).toBe(0);
+    expect(readFileSync(join(recording, INSTRUMENT_MASTER_FILE), 'utf8')).toBe(cached);
+    recorder.close();
   });
 });

@@ -22,7 +22,8 @@ export class InstrumentMasterUnavailableError extends Error {
  * ```
  */
 export function instrumentMasterFor(
-  parts: Pick<ModeParts, 'clock' | 'networkClock' | 'quoteSource' | 'stateDir'>,
+  parts: Pick<ModeParts, 'clock' | 'networkClock' | 'quoteSource' | 'stateDir'> &
+    Partial<Pick<ModeParts, 'recorder'>>,
   config: RunnerConfig,
   logger: Logger,
 ): InstrumentMasterStore {
@@ -53,6 +54,9 @@ export function instrumentMasterFor(
     // The simulator's master and the service's share a state folder only under different names.
     source: instrumentMasterSourceKey(config.broker.baseUrl),
     logger: logger.child({ component: 'instruments' }),
+    // `record` keeps the master in use, also when it came from the day's cache.
+    onUse:
+      parts.recorder === undefined ? undefined : (csv) => parts.recorder?.saveInstrumentMaster(csv),
   });
 }
 

@@ -39,6 +39,18 @@ export interface InstrumentMasterStoreOptions {
    */
   source: string;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /**
+   * Told the CSV text of each master put in use, whether from the cache or the service
+   * (`record` saves it beside the quotes: the backtest of the day reads the master the
+   * bot actually used).
+   */
+  onUse?: ((csv: string, status: InstrumentMasterStatus) => void) | undefined;
+}
+
+/** A master's text and what was read from it. */
+interface ReadMaster {
+  text: string;
+  parsed: ParsedInstrumentMaster;
 }
 
 /** `instruments-<source>-YYYY-MM-DD.csv`; the day is the capture. */
@@ -114,7 +126,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
       const parsed = this.parse(text);
       if (parsed.instruments.length === 0) throw new Error('the master lists no instruments');
       if (cacheDir !== undefined) await this.writeCache(cacheDir, day, text);
-      return this.use(parsed, { origin: 'service', day });
+      return this.use({ text, parsed }, { origin: 'service', day });
     } catch (err) {
       problem = messageOf(err);
     }
@@ -124,7 +136,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
         { problem, cachedDay: stale.day },
         "instrument master: the service's could not be had; using an earlier day's copy (new contracts are missing)",
       );
-      return this.use(stale.parsed, { origin: 'stale-cache', day: stale.day, problem });
+      return this.use(stale, { origin: 'stale-cache', day: stale.day, problem });
     }
     logger.error(
       { problem },
@@ -136,11 +148,12 @@ export class InstrumentMasterStore implements InstrumentLookup {
   }
 
   private use(
-    parsed: ParsedInstrumentMaster,
+    { text, parsed }: ReadMaster,
     status: Omit<InstrumentMasterStatus, 'instruments'>,
   ): InstrumentMasterStatus {
     this.master = new InstrumentMaster(parsed.instruments);
     this.current = { ...status, instruments: this.master.size };
+    this.options.onUse?.(text, this.current);
     const { skipped } = parsed;
     if (skipped.length > 0) {
       this.options.logger.warn(
@@ -164,7 +177,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
   }
 
   /** The cached copy of `day` from this source, if there is a readable one. */
-  private async readCache(dir: string, day: string): Promise<ParsedInstrumentMaster | undefined> {
+  private async readCache(dir: string, day: string): Promise<ReadMaster | undefined> {
     const path = this.fileOf(dir, day);
     let text: string;
     try {
@@ -175,7 +188,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
     try {
       const parsed = this.parse(text);
       if (parsed.instruments.length === 0) throw new Error('no instruments in it');
-      return parsed;
+      return { text, parsed };
     } catch (err) {
       this.options.logger.warn(
         { path, problem: messageOf(err) },
@@ -189,7 +202,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
   private async newestEarlier(
     dir: string,
     day: string,
-  ): Promise<{ day: string; parsed: ParsedInstrumentMaster } | undefined> {
+  ): Promise<(ReadMaster & { day: string }) | undefined> {
     const days = (await readdir(dir).catch(() => []))
       .map((f) => FILE.exec(f))
       .filter((m) => m?.[1] === this.options.source)
@@ -198,8 +211,8 @@ export class InstrumentMasterStore implements InstrumentLookup {
       .sort()
       .reverse();
     for (const d of days) {
-      const parsed = await this.readCache(dir, d);
-      if (parsed !== undefined) return { day: d, parsed };
+      const read = await this.readCache(dir, d);
+      if (read !== undefined) return { ...read, day: d };
     }
     return undefined;
   }
