@@ -39,9 +39,12 @@ interface Working {
  * open; a trade outside every session, or older than the working candle (a late answer),
  * moves no price (its volume lands in the next candle, as the day's total keeps it); a
  * slot without a trade gets no candle; a trade whose slot ended before the builder started
- * makes none either. Volume is the growth of the day's cumulative
- * volume over the candle; the day's first candle counts from 0 (pre-open trades
- * included), a candle the builder joined mid-day counts from its first trade.
+ * makes none either. Volume is the growth of the day's cumulative volume over the candle,
+ * the day's volume taken as the highest seen that IST day (a lower one is a lagging
+ * answer; only a new day restarts the count). A builder running at the day's open
+ * counts the day's first candle from 0 (pre-open trades included); one that joined
+ * mid-day counts from the last day volume it saw before its start, else from its first
+ * trade.
  *
  * @example
  * ```ts
@@ -82,24 +85,30 @@ export class CandleBuilder {
     if (calendar === undefined || session === undefined) return undefined;
     const slot = candleSlot(tick.at, this.interval, session);
     const w = this.working;
-    if (slot.end <= this.notBefore) return undefined;
+    const day = istDayNumber(tick.at);
+    if (slot.end <= this.notBefore) {
+      // Before the start: no candle, but the day's volume by then is this day's baseline.
+      this.count(day, tick.dayVolume);
+      return undefined;
+    }
     if (slot.end <= this.closedUntil || (w !== undefined && slot.start < w.start)) return undefined;
     if (w !== undefined && slot.start === w.start) {
       w.high = Math.max(w.high, tick.price);
       w.low = Math.min(w.low, tick.price);
       w.close = tick.price;
-      w.dayVolume = tick.dayVolume;
+      // A lower day total is a lagging answer: the day's volume never falls within a day.
+      w.dayVolume = Math.max(w.dayVolume, tick.dayVolume);
       w.oi = tick.oi;
       return undefined;
     }
     const closed = w === undefined ? undefined : this.finish(w);
-    const day = istDayNumber(tick.at);
-    const firstOfDay = calendar.sessions(tick.at, this.exchange)[0]?.start === slot.start;
+    const dayOpen = calendar.sessions(tick.at, this.exchange)[0]?.start ?? slot.start;
+    // Counted today: from there (never below it). Running at the day's open (started
+    // before it, or counting since an earlier day): from 0, pre-open trades included.
+    // Joined mid-day with nothing known yet: from this trade.
     let baseline = tick.dayVolume;
     if (this.counted?.day === day) baseline = this.counted.volume;
-    else if (firstOfDay) baseline = 0;
-    // A day total below the baseline means the service restarted its count: count anew.
-    if (baseline > tick.dayVolume) baseline = 0;
+    else if (this.notBefore <= dayOpen || this.counted !== undefined) baseline = 0;
     this.working = {
       ...slot,
       open: tick.price,
@@ -107,7 +116,7 @@ export class CandleBuilder {
       low: tick.price,
       close: tick.price,
       baseline,
-      dayVolume: tick.dayVolume,
+      dayVolume: Math.max(baseline, tick.dayVolume),
       oi: tick.oi,
       day,
     };
@@ -120,10 +129,17 @@ export class CandleBuilder {
     return w !== undefined && w.end <= at ? this.finish(w) : undefined;
   }
 
+  /** Notes the day's volume counted by now: the highest seen this IST day. */
+  private count(day: number, volume: number): void {
+    const c = this.counted;
+    if (c === undefined || c.day < day) this.counted = { day, volume };
+    else if (c.day === day) c.volume = Math.max(c.volume, volume);
+  }
+
   private finish(w: Working): Candle {
     this.working = undefined;
     this.closedUntil = w.end;
-    this.counted = { day: w.day, volume: w.dayVolume };
+    this.count(w.day, w.dayVolume);
     return {
       token: this.token,
       interval: this.interval,
