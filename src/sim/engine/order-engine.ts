@@ -373,7 +373,9 @@ export class OrderEngine {
       reportType,
       at,
       status: order.status,
-      params: { ...order.params },
+      // Shared, not copied: an order's params are replaced on a modification, never changed
+      // in place, so each event keeps the terms it was recorded with.
+      params: order.params,
       filled: order.filled,
       averagePrice: averagePriceOf(order),
       rejectReason: order.rejectReason,
