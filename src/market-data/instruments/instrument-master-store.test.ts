@@ -29,7 +29,12 @@ interface Logged {
 const LIVE = 'a1b2c3d4e5f6';
 const file = (day: string, source = LIVE) => `instruments-${source}-${day}.csv`;
 
-function storeOver(clock: VirtualClock, answers: Array<string | Error>, source = LIVE) {
+function storeOver(
+  clock: VirtualClock,
+  answers: Array<string | Error>,
+  source = LIVE,
+  cacheDir: string | null = dir,
+) {
   const logs: Logged[] = [];
   let fetches = 0;
   const log = (level: string) => (_obj: unknown, msg?: string) =>
@@ -43,7 +48,7 @@ function storeOver(clock: VirtualClock, answers: Array<string | Error>, source =
       return answer;
     },
     format: DEFAULT_INSTRUMENT_MASTER_FORMAT,
-    cacheDir: dir,
+    cacheDir: cacheDir ?? undefined,
     source,
     logger: { info: log('info'), warn: log('warn'), error: log('error') } as never,
   });
@@ -160,5 +165,36 @@ describe('InstrumentMasterStore', () => {
       origin: 'stale-cache',
       day: '2026-01-05',
     });
+  });
+
+  it('keeps the working master when a reload fails, and tries again on a lookup 10 minutes later', async () => {
+    const clock = new VirtualClock(MON_2350_IST);
+    const { store, fetches } = storeOver(
+      clock,
+      [DAY1, new Error('service down'), DAY2],
+      LIVE,
+      null,
+    );
+    await store.load();
+    // 00:10 IST: the first lookup of the day starts a reload, which fails.
+    clock.advanceBy(20 * 60_000);
+    expect(store.byToken(3045)?.symbol).toBe('SBIN-EQ');
+    const failed = await store.load();
+    expect(fetches()).toBe(2);
+    expect(failed).toMatchObject({ origin: 'service', day: '2026-01-05', instruments: 1 });
+    expect(failed.problem).toBe('service down');
+    expect(store.byToken(3045)?.symbol).toBe('SBIN-EQ');
+    // Not on every lookup: 9 minutes on, still no new request.
+    clock.advanceBy(9 * 60_000);
+    expect(store.byToken(3045)?.symbol).toBe('SBIN-EQ');
+    await Promise.resolve();
+    expect(fetches()).toBe(2);
+    // 10 minutes after the failure, a lookup tries again.
+    clock.advanceBy(60_000);
+    store.byToken(3045);
+    await store.load();
+    expect(fetches()).toBe(3);
+    expect(store.status).toMatchObject({ origin: 'service', day: '2026-01-06', instruments: 2 });
+    expect(store.byToken(1594)?.symbol).toBe('INFY-EQ');
   });
 });

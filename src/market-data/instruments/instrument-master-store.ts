@@ -56,6 +56,9 @@ interface ReadMaster {
 /** `instruments-<source>-YYYY-MM-DD.csv`; the day is the capture. */
 const FILE = /^instruments-([a-z0-9]+)-(\d{4}-\d{2}-\d{2})\.csv$/;
 
+/** How long after a failed reload a lookup tries again. */
+const RELOAD_RETRY_MS = 10 * 60_000;
+
 /** The IST calendar day of `ms`, `YYYY-MM-DD`. */
 const istDay = (ms: number): string => toIstIso(ms).slice(0, 10);
 
@@ -68,7 +71,8 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
  * A cache that cannot be read is ignored with a warning. When the service cannot give a
  * master, the same source's newest earlier cache stands in (with a warning); without one the master
  * misses every lookup and {@link status} says why. A long-running bot reloads in the
- * background on its first lookup of a new day; the old master answers until then.
+ * background on its first lookup of a new day; the old master answers until then, and
+ * if the reload fails it keeps answering (a lookup 10 minutes later tries again).
  *
  * @example
  * ```ts
@@ -83,6 +87,8 @@ export class InstrumentMasterStore implements InstrumentLookup {
   private loading: Promise<InstrumentMasterStatus> | undefined;
   /** The IST day a load was last started for: one background reload per day at most. */
   private loadedFor: string | undefined;
+  /** After a failed reload: when a lookup may try again (the working master answers until then). */
+  private retryAt: number | undefined;
 
   constructor(private readonly options: InstrumentMasterStoreOptions) {}
 
@@ -111,13 +117,16 @@ export class InstrumentMasterStore implements InstrumentLookup {
 
   private reloadOnNewDay(): void {
     if (this.loadedFor === undefined || this.loading !== undefined) return;
-    if (istDay(this.options.clock.now()) !== this.loadedFor) void this.load();
+    const now = this.options.clock.now();
+    const retry = this.retryAt !== undefined && now >= this.retryAt;
+    if (retry || istDay(now) !== this.loadedFor) void this.load();
   }
 
   private async doLoad(signal: AbortSignal | undefined): Promise<InstrumentMasterStatus> {
     const { cacheDir, logger } = this.options;
     const day = istDay(this.options.clock.now());
     this.loadedFor = day;
+    this.retryAt = undefined;
     const cached = cacheDir === undefined ? undefined : await this.readCache(cacheDir, day);
     if (cached !== undefined) return this.use(cached, { origin: 'cache', day });
     let problem: string;
@@ -130,6 +139,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
     } catch (err) {
       problem = messageOf(err);
     }
+    if (this.current.origin !== 'none') return this.keepWorking(problem);
     const stale = cacheDir === undefined ? undefined : await this.newestEarlier(cacheDir, day);
     if (stale !== undefined) {
       logger.warn(
@@ -144,6 +154,20 @@ export class InstrumentMasterStore implements InstrumentLookup {
     );
     this.master = InstrumentMaster.empty();
     this.current = { origin: 'none', day: undefined, instruments: 0, problem };
+    return this.current;
+  }
+
+  /**
+   * A reload failed while a master is in use: yesterday's master is better than none, so
+   * it stays (its status names the problem) and a lookup tries again after a while.
+   */
+  private keepWorking(problem: string): InstrumentMasterStatus {
+    this.retryAt = this.options.clock.now() + RELOAD_RETRY_MS;
+    this.current = { ...this.current, problem };
+    this.options.logger.warn(
+      { problem, day: this.current.day, retryInMs: RELOAD_RETRY_MS },
+      'instrument master: reload failed; the master in use stays (new contracts are missing)',
+    );
     return this.current;
   }
 
