@@ -250,7 +250,7 @@ export class OrderEngine {
         }
       }
     }
-    for (const order of [...this.live]) this.work(order, at);
+    if (this.live.size > 0) for (const order of [...this.live]) this.work(order, at);
   }
 
   private working(id: string, verb: string): SimOrder {
