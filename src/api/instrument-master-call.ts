@@ -8,7 +8,8 @@ const csvText = z.string();
  * The `GET /all` call (api-facts.md, "Instrument master"): its answer is a CSV file, not a
  * JSON envelope, so the whole body of a 2xx answer is handed over as it came (the call's
  * `records` hook, which a successful answer reaches before any JSON parse). Anything else
- * — 404 from a service without the route, 401, 429, 5xx — is the usual typed error. It
+ * — 404 from a service without the route, 401, 429, 5xx, or a JSON envelope even with a
+ * 2xx status — is the usual typed error. It
  * is a read (retried with backoff) in the `other` rate class.
  *
  * @example
@@ -22,7 +23,9 @@ export function instrumentMasterCall(signal?: AbortSignal): Call<string> {
     method: 'GET',
     path: '/all',
     schema: csvText,
-    records: { read: (text) => text },
+    // A JSON body is never the CSV file: `undefined` sends it down the ordinary path, where
+    // a failure envelope (even with HTTP 200) is the usual RefusedError, not a parse error.
+    records: { read: (text) => (text.trimStart().startsWith('{') ? undefined : text) },
     rateClass: 'other',
     kind: 'read',
     signal,

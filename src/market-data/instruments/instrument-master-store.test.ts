@@ -197,4 +197,16 @@ describe('InstrumentMasterStore', () => {
     expect(store.status).toMatchObject({ origin: 'service', day: '2026-01-06', instruments: 2 });
     expect(store.byToken(1594)?.symbol).toBe('INFY-EQ');
   });
+
+  it('says why a master gave no instrument: the first skipped rows and the other exchanges', async () => {
+    const clock = new VirtualClock(MON_2350_IST);
+    const rupeeTicks = `${HEADER}\nNSE,3045,SBIN-EQ,1,0.05\nNSE,2885,RELIANCE-EQ,1,0.05\nMCX,1,GOLD,1,100\n`;
+    const { store } = storeOver(clock, [rupeeTicks]);
+    const status = await store.load();
+    expect(status).toMatchObject({ origin: 'none', instruments: 0 });
+    expect(status.problem).toMatch(
+      /^the master lists no instruments: 2 rows skipped \(line 2: .+; line 3: .+\), 1 rows of other exchanges$/,
+    );
+    expect(status.problem).toContain('0.05');
+  });
 });

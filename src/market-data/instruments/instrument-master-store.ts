@@ -62,6 +62,16 @@ const RELOAD_RETRY_MS = 10 * 60_000;
 /** The IST calendar day of `ms`, `YYYY-MM-DD`. */
 const istDay = (ms: number): string => toIstIso(ms).slice(0, 10);
 
+/** Why a master gave no instrument: its first skipped rows' reasons and the other exchanges' rows. */
+function emptyMasterProblem({ skipped, otherExchanges }: ParsedInstrumentMaster): string {
+  const reasons = skipped.slice(0, 3).map((r) => `line ${r.line}: ${r.reason}`);
+  const parts = [
+    `${skipped.length} rows skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`,
+    `${otherExchanges} rows of other exchanges`,
+  ];
+  return `the master lists no instruments: ${parts.join(', ')}`;
+}
+
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
@@ -133,7 +143,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
     try {
       const text = await this.options.fetchCsv(signal);
       const parsed = this.parse(text);
-      if (parsed.instruments.length === 0) throw new Error('the master lists no instruments');
+      if (parsed.instruments.length === 0) throw new Error(emptyMasterProblem(parsed));
       if (cacheDir !== undefined) await this.writeCache(cacheDir, day, text);
       return this.use({ text, parsed }, { origin: 'service', day });
     } catch (err) {
