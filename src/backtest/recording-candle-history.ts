@@ -20,15 +20,20 @@ import type { RecordStream } from '../recording/recording-set.ts';
  * const kernel = await Kernel.create({ ..., candleHistory: history });
  * ```
  */
+/** A recorded trade and the instant its quote was received (the record's time). */
+interface RecordedTick extends CandleTick {
+  readonly receivedAt: number;
+}
+
 export class RecordingCandleHistory implements CandleHistory {
-  private constructor(private readonly ticks: ReadonlyMap<number, readonly CandleTick[]>) {}
+  private constructor(private readonly ticks: ReadonlyMap<number, readonly RecordedTick[]>) {}
 
   /** Reads the trades of every token recorded before `before` (epoch ms). */
   static async load(
     recording: Recording | RecordStream,
     before: number,
   ): Promise<RecordingCandleHistory> {
-    const ticks = new Map<number, CandleTick[]>();
+    const ticks = new Map<number, RecordedTick[]>();
     const cursor = new RecordCursor(recording);
     try {
       while ((await cursor.ready()) && cursor.reader.time < before) {
@@ -41,7 +46,7 @@ export class RecordingCandleHistory implements CandleHistory {
             ticks.set(r.token, list);
           }
           const at = sourceTimeOf(r.quote(), r.kind, r.time);
-          list.push({ at, price: q.ltp, dayVolume: q.volume, oi: q.oi });
+          list.push({ at, price: q.ltp, dayVolume: q.volume, oi: q.oi, receivedAt: r.time });
         }
         cursor.step();
       }
@@ -54,18 +59,20 @@ export class RecordingCandleHistory implements CandleHistory {
   async candles(request: CandleHistoryRequest): Promise<Candle[]> {
     const { token, interval, from, to, calendar } = request;
     if (calendar === undefined) throw new Error('no trading calendar to align candles to');
-    const builder = new CandleBuilder(token, interval, () => calendar, request.exchange);
+    // From the start of `from`'s day: the first candle's volume needs the day's baseline
+    // (a builder running since then, as a paper bot started before the open).
+    const dayStart = istDayStart(from);
+    const builder = new CandleBuilder(token, interval, () => calendar, request.exchange, dayStart);
     const out: Candle[] = [];
     const keep = (c: Candle | undefined): void => {
       if (c !== undefined && c.start >= from && c.end <= to) out.push({ ...c, historical: true });
     };
-    // From the start of `from`'s day: the first candle's volume needs the day's baseline.
-    const dayStart = istDayStart(from);
     for (const tick of this.ticks.get(token) ?? []) {
-      if (tick.at < dayStart || tick.at >= to) continue;
+      if (tick.receivedAt < dayStart || tick.receivedAt >= to) continue;
       const open = builder.openUntil;
-      // A candle ends at its end even when the next trade comes much later (the timer).
-      if (open !== undefined && open <= tick.at) keep(builder.closeAt(tick.at));
+      // Live, a timer closes a candle at its end, before a quote received then or later:
+      // a trade of that candle received after its end comes too late for it, here too.
+      if (open !== undefined && open <= tick.receivedAt) keep(builder.closeAt(tick.receivedAt));
       keep(builder.add(tick));
     }
     keep(builder.closeAt(to));

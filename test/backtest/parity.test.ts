@@ -194,20 +194,34 @@ describe('parity: candles$ in paper and in a backtest of its recording', () => {
     expect(paperIntents.length).toBe(26);
 
     // A window starting at 10:02:30 warms up from the recording before it: the same
-    // candles paper built live (one aggregation), marked historical.
+    // candles paper built live (one aggregation, candles closed by receive time as the
+    // live timer closes them), marked historical: all 47 minutes and 9 five minutes.
     const late = Date.parse('2026-11-20T10:02:30+05:30');
     const lateLog = candleLog();
-    await runBacktest({ ...spec, backtest: section(late) }, { logger: lateLog.logger });
+    const lateConfig = parseConfig(
+      candleConfigText(join(dir, 'state')).replace('history: 3', 'history: 60'),
+      'config/parity.yaml',
+      {},
+    );
+    await runBacktest(
+      { ...spec, config: lateConfig, backtest: section(late) },
+      { logger: lateLog.logger },
+    );
     const warm = lateLog.candles().filter((c) => c.historical === true);
     const liveBefore = (interval: string) =>
-      paperCandles.filter((c) => c.interval === interval && (c.end as number) <= late).slice(-3);
+      paperCandles.filter((c) => c.interval === interval && (c.end as number) <= late).slice(-60);
+    expect(liveBefore('1m')).toHaveLength(47);
     expect(warm.filter((c) => c.interval === '1m')).toEqual(
       liveBefore('1m').map((c) => ({ ...c, historical: true })),
     );
     expect(warm.filter((c) => c.interval === '5m')).toEqual(
       liveBefore('5m').map((c) => ({ ...c, historical: true })),
     );
-    expect(lateLog.warnings).toEqual([]);
+    // 60 wanted, 47 and 9 there since the open: both say they start short.
+    expect(lateLog.warnings.map((w) => w.split(':')[0])).toEqual([
+      '1m candles of 3045 start short',
+      '5m candles of 3045 start short',
+    ]);
     // Three runs of 2¼ virtual hours on a shared machine.
   }, 120_000);
 });
