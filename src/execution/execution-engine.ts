@@ -162,6 +162,7 @@ export class ExecutionEngine {
       store: new BracketStore(this.journal),
       submit: (i) => this.submit(i),
       ready: () => !this.unreconciled,
+      maxModifications: options.maxModifications ?? DEFAULT_RATE_LIMITS.modificationsPerOrder,
       ...(options.marks === undefined ? {} : { marks: options.marks }),
     });
     // Before any other subscriber: the manager only queues its steps, never acts inside.

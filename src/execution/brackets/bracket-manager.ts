@@ -3,10 +3,17 @@ import type { BracketIntent, PlaceIntent, RoutedIntent } from '../../domain/inte
 import type { Paise } from '../../domain/money.ts';
 import type { OrderEvent } from '../../domain/order-events.ts';
 import type { EngineCore } from '../engine-core.ts';
-import { type BracketRecord, directionOf, entryAverage, stopTrigger } from './bracket-record.ts';
+import { type BracketEventHooks, followEvent } from './bracket-events.ts';
+import {
+  type BracketRecord,
+  directionOf,
+  entryAverage,
+  stopTrigger,
+  trailingStep,
+} from './bracket-record.ts';
 import { type BracketStore, bracketKey, noFills } from './bracket-store.ts';
-import { type LiveBracket, syncBracket } from './bracket-sync.ts';
-import { type LegName, ocoGroupOf } from './leg-ids.ts';
+import { syncBracket } from './bracket-sync.ts';
+import { type LiveBracket, newLive } from './live-bracket.ts';
 
 /** What {@link BracketManager} needs from the engine. */
 export interface BracketManagerDeps {
@@ -16,8 +23,10 @@ export interface BracketManagerDeps {
   submit(intent: RoutedIntent): Promise<void>;
   /** False while the journal's orders are not yet reconciled with the broker's books. */
   ready(): boolean;
-  /** Last prices of an instrument as they come, for trailing; optional. */
+  /** Last prices of an instrument as they come, for trailing and the stop's check; optional. */
   marks?: (token: number) => Observable<Paise>;
+  /** Modifications the service allows per order: past them a leg is cancelled and placed anew. */
+  maxModifications?: number;
 }
 
 /**
@@ -36,7 +45,9 @@ export class BracketManager {
   private settled = true;
   private stopped = false;
 
-  constructor(private readonly deps: BracketManagerDeps) {}
+  constructor(private readonly deps: BracketManagerDeps) {
+    this.hooks = this.makeHooks();
+  }
 
   /** Live brackets. */
   get size(): number {
@@ -57,15 +68,7 @@ export class BracketManager {
       core.deny(intent, problem);
       return;
     }
-    const live: LiveBracket = {
-      record: { strategyId, intent: bracket, legs: {} },
-      fills: noFills(),
-      requested: new Set(),
-      cancelling: new Set(),
-      entryGone: false,
-      queued: false,
-      chain: Promise.resolve(),
-    };
+    const live = newLive({ strategyId, intent: bracket, legs: {} }, noFills());
     this.live.set(bracketKey(strategyId, intent.id), live);
     this.save();
     this.follow(bracket);
@@ -108,13 +111,13 @@ export class BracketManager {
   }
 
   /**
-   * Follows the engine's order events: fills, cancels, rejections and denials. Never
-   * throws: it runs inside the publication of every event (a journal write failing here
-   * is logged, and the next change writes the brackets again).
+   * Follows the engine's order events (see {@link followEvent}). Never throws: it runs
+   * inside the publication of every event (a journal write failing here is logged, and
+   * the next change writes the brackets again).
    */
   onEvent(e: OrderEvent): void {
     try {
-      this.follows(e);
+      followEvent(e, this.hooks);
     } catch (err) {
       this.deps.core.options.logger.error(
         { err, strategyId: e.strategyId, intentId: e.intentId },
@@ -123,67 +126,33 @@ export class BracketManager {
     }
   }
 
-  private follows(e: OrderEvent): void {
-    const group = ocoGroupOf(e.intentId);
-    const live = this.live.get(bracketKey(e.strategyId, group ?? e.intentId));
-    if (live === undefined) return;
-    const part: 'entry' | LegName =
-      group === undefined ? 'entry' : e.intentId.endsWith('/sl') ? 'sl' : 'tp';
-    switch (e.type) {
-      case 'OrderSubmitted':
-        if (part !== 'entry') {
-          live.requested.delete(part);
-          const leg = live.record.legs[part];
-          if (leg?.intentId === e.intentId) leg.tag = e.tag;
-        }
-        return;
-      case 'OrderPartiallyFilled':
-      case 'OrderFilled':
-        if (live.fills.seen.has(e.fillId)) return;
-        live.fills.seen.add(e.fillId);
-        if (part === 'entry') {
-          live.fills.entryQuantity += e.fillQuantity;
-          live.fills.entryValue += e.fillQuantity * e.fillPrice;
-          live.record.extreme ??= e.fillPrice;
-        } else live.fills.exits[part] += e.fillQuantity;
-        this.schedule(live);
-        return;
-      case 'OrderDenied':
-        if (part === 'entry') live.entryGone = true;
-        else if (e.intent.kind === 'place') {
-          live.requested.delete(part);
-          this.end(live, `its ${part === 'sl' ? 'stop' : 'target'} was denied: ${e.reason}`);
-          return;
-        }
-        this.schedule(live);
-        return;
-      case 'OrderCancelled':
-      case 'OrderRejected':
-        if (part !== 'entry') this.legGone(live, part, e);
-        else this.schedule(live);
-        return;
-      default:
-        return;
-    }
+  private readonly hooks: BracketEventHooks;
+
+  private makeHooks(): BracketEventHooks {
+    return {
+      tracker: this.deps.core.tracker,
+      find: (strategyId, id) => this.live.get(bracketKey(strategyId, id)),
+      schedule: (live) => this.schedule(live),
+      fail: (live, reason) => this.fail(live, reason),
+      end: (live, reason) => this.end(live, reason),
+      quiet: () => this.stopped || !this.settled,
+    };
   }
 
-  /** A leg's order ended without filling to the end: by our cancel, or by someone else's. */
-  private legGone(live: LiveBracket, part: LegName, e: OrderEvent & { tag: string }): void {
-    const current = this.deps.core.tracker.byIntent(e.strategyId, e.intentId);
-    // An older order of the leg (cancelled by a cancel-and-replace), or an older placement.
-    if (live.record.legs[part]?.intentId !== e.intentId || current?.tag !== e.tag) return;
-    if (live.cancelling.has(e.tag) || this.stopped || !this.settled) {
-      // Ours, or while stopping or resuming: the next step re-places it if still needed.
-      this.schedule(live);
-      return;
-    }
-    const what = part === 'sl' ? 'stop' : 'target';
-    this.end(
-      live,
-      e.type === 'OrderRejected'
-        ? `its ${what} was rejected: ${e.reason}`
-        : `its ${what} was cancelled outside the bracket`,
+  /**
+   * The bracket's protection failed (a leg denied or rejected, the stop already passed,
+   * a leg that cannot be modified): its next steps cancel its orders and exit what it
+   * holds at market, never leaving the position without a stop.
+   */
+  private fail(live: LiveBracket, reason: string): void {
+    if (live.failure !== undefined) return;
+    live.failure = reason;
+    const { strategyId, intent } = live.record;
+    this.deps.core.options.logger.error(
+      { strategyId, bracket: intent.id, token: intent.instrument.token },
+      `bracket failed, flattening it: ${reason}`,
     );
+    this.schedule(live);
   }
 
   /** A last price: the trailing stop follows it, in favour only. */
@@ -191,7 +160,10 @@ export class BracketManager {
     this.lastPrice.set(token, ltp);
     for (const live of this.live.values()) {
       const { intent } = live.record;
-      if (intent.instrument.token !== token || intent.trailing === undefined) continue;
+      if (intent.instrument.token !== token) continue;
+      // A refused modification of a leg is sent again with the next price.
+      if (live.modifyFailures.sl + live.modifyFailures.tp > 0) this.schedule(live);
+      if (intent.trailing === undefined) continue;
       const average = entryAverage(live.fills);
       const stop = live.record.legs.sl;
       if (average === undefined || stop === undefined) continue;
@@ -200,7 +172,7 @@ export class BracketManager {
       if (dir * (ltp - extreme) > 0) live.record.extreme = ltp;
       const tick = intent.instrument.tickSize ?? 5;
       const next = stopTrigger(intent, average, live.record.extreme, tick);
-      if (dir * (next - stop.price) > 0) this.schedule(live);
+      if (dir * (next - stop.price) >= trailingStep(intent, tick)) this.schedule(live);
     }
   }
 
@@ -236,16 +208,7 @@ export class BracketManager {
     const fills = this.deps.store.fillsOf(records);
     for (const record of records) {
       const key = bracketKey(record.strategyId, record.intent.id);
-      this.live.set(key, {
-        record,
-        fills: fills.get(key) ?? noFills(),
-        requested: new Set(),
-        cancelling: new Set(),
-        entryGone: false,
-        restored: true,
-        queued: false,
-        chain: Promise.resolve(),
-      });
+      this.live.set(key, { ...newLive(record, fills.get(key) ?? noFills()), restored: true });
     }
     this.settled = false;
     this.deps.core.options.logger.info(
@@ -278,7 +241,9 @@ export class BracketManager {
           submit: (i) => this.deps.submit(i),
           lastPrice: this.lastPrice.get(live.record.intent.instrument.token),
           save: () => this.save(),
-          finish: (reason) => this.end(live, reason, 'info'),
+          finish: (reason, level) => this.end(live, reason, level ?? 'info'),
+          fail: (reason) => this.fail(live, reason),
+          maxModifications: this.deps.maxModifications ?? 25,
         });
       })
       .catch((err: unknown) => {
@@ -290,7 +255,7 @@ export class BracketManager {
   }
 
   /** Stops managing a bracket: its working legs are left to whoever ended it. */
-  private end(live: LiveBracket, reason: string, level: 'info' | 'warn' = 'warn'): void {
+  private end(live: LiveBracket, reason: string, level: 'info' | 'warn' | 'error' = 'warn'): void {
     const { strategyId, intent } = live.record;
     if (!this.live.delete(bracketKey(strategyId, intent.id))) return;
     this.save();
@@ -310,11 +275,14 @@ export class BracketManager {
     if (!this.stopped) this.deps.store.save(this.records());
   }
 
-  /** Follows the last prices of a trailing bracket's instrument. */
+  /**
+   * Follows the last prices of a bracket's instrument: a trailing stop moves with them,
+   * and a stop is never placed at a trigger the price already passed.
+   */
   private follow(intent: BracketIntent): void {
     const { marks } = this.deps;
     const token = intent.instrument.token;
-    if (marks === undefined || intent.trailing === undefined || this.feeds.has(token)) return;
+    if (marks === undefined || this.feeds.has(token)) return;
     this.feeds.set(
       token,
       marks(token).subscribe((ltp) => this.onPrice(token, ltp)),

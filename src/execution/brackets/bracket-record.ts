@@ -89,3 +89,20 @@ export function targetPrice(intent: BracketIntent, average: Paise, tick: Paise):
  */
 export const inFavour = (intent: BracketIntent, current: Paise, next: Paise): boolean =>
   directionOf(intent) === 1 ? next > current : next < current;
+
+/**
+ * The least a trailing stop moves at a time: a tenth of the trailing distance, on the
+ * tick, and at least one tick. Each move is a modification (the service allows 25 per
+ * order, then the leg is cancelled and placed anew, unprotected for a poll); moving on
+ * every tick would spend them in minutes on a liquid stock, while a tenth of the
+ * distance leaves the stop at most that much behind its ideal place.
+ *
+ * @example
+ * ```ts
+ * trailingStep(withTrailing300, 5); // 30
+ * ```
+ */
+export function trailingStep(intent: BracketIntent, tick: Paise): Paise {
+  if (intent.trailing === undefined) return tick;
+  return Math.max(tick, roundToTick(intent.trailing.points / 10, tick, 'down'));
+}

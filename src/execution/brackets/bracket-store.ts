@@ -1,6 +1,6 @@
 import type { Journal } from '../journal.ts';
 import type { BracketFills, BracketRecord } from './bracket-record.ts';
-import { type LegName, ocoGroupOf } from './leg-ids.ts';
+import { type LegName, legOf } from './leg-ids.ts';
 
 /** The journal meta key the live brackets are kept under. */
 const META_KEY = 'brackets';
@@ -15,6 +15,22 @@ export const noFills = (): BracketFills => ({
   exits: { sl: 0, tp: 0 },
   seen: new Set(),
 });
+
+/** Counts one fill of a bracket's part, once per fill id. */
+export function addFill(
+  fills: BracketFills,
+  part: 'entry' | LegName,
+  fillId: string,
+  quantity: number,
+  price: number,
+): void {
+  if (fills.seen.has(fillId)) return;
+  fills.seen.add(fillId);
+  if (part === 'entry') {
+    fills.entryQuantity += quantity;
+    fills.entryValue += quantity * price;
+  } else fills.exits[part] += quantity;
+}
 
 /**
  * The live brackets in the journal: one meta value, rewritten on every change (a few
@@ -47,21 +63,14 @@ export class BracketStore {
     /** Tag → the bracket's fills and which part of it (entry or a leg). */
     const parts = new Map<string, { fills: BracketFills; part: 'entry' | LegName }>();
     for (const o of orders) {
-      const group = ocoGroupOf(o.intentId);
-      const key = bracketKey(o.strategyId, group ?? o.intentId);
-      const target = out.get(key);
+      const { bracket, part } = legOf(o.intentId);
+      const target = out.get(bracketKey(o.strategyId, bracket));
       if (target === undefined) continue;
-      const part = group === undefined ? 'entry' : o.intentId.endsWith('/sl') ? 'sl' : 'tp';
       for (const tag of [o.tag, ...(o.previousTags ?? [])]) parts.set(tag, { fills: target, part });
     }
     for (const f of fills) {
       const at = parts.get(f.tag);
-      if (at === undefined || at.fills.seen.has(f.fillId)) continue;
-      at.fills.seen.add(f.fillId);
-      if (at.part === 'entry') {
-        at.fills.entryQuantity += f.quantity;
-        at.fills.entryValue += f.quantity * f.price;
-      } else at.fills.exits[at.part] += f.quantity;
+      if (at !== undefined) addFill(at.fills, at.part, f.fillId, f.quantity, f.price);
     }
     return out;
   }

@@ -60,16 +60,15 @@ describe('BracketManager: the trailing stop', () => {
       '808.00',
       '809.00',
     ]);
-    const stopTags = new Set(
-      events
-        .filter((e) => e.type === 'OrderSubmitted' && e.intentId === 'b1/sl')
-        .map((e) => ('tag' in e ? e.tag : '')),
-    );
-    // Moves 1–3 modify the first order, the 4th replaces it, 5–7 modify the second, the
-    // 8th replaces it, the 9th modifies the third: three orders, two cancelled.
-    expect(stopTags.size).toBe(3);
-    const cancelled = events.filter((e) => e.type === 'OrderCancelled' && e.intentId === 'b1/sl');
-    expect(cancelled).toHaveLength(2);
+    const stops = events
+      .filter((e) => e.type === 'OrderSubmitted' && e.intentId.endsWith('/sl'))
+      .map((e) => e.intentId);
+    // Moves 1–3 modify the first order, the 4th cancels it and the manager places the
+    // stop anew under its next id, 5–7 modify the second, the 8th replaces it, the 9th
+    // modifies the third: three orders, two cancelled by the manager itself.
+    expect(stops).toEqual(['b1/sl', 'b1#2/sl', 'b1#3/sl']);
+    const cancelled = events.filter((e) => e.type === 'OrderCancelled').map((e) => e.intentId);
+    expect(cancelled).toEqual(['b1/sl', 'b1#2/sl']);
     // The bracket is still live: the replaced stops' cancels did not end it.
     expect(engine.brackets.size).toBe(1);
     await engine.stop();

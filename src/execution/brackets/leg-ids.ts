@@ -4,10 +4,13 @@ export type LegName = 'sl' | 'tp';
 /** A leg's intent id: `<bracket>/sl`, and `<bracket>#<n>/sl` for its n-th re-placement. */
 const LEG_ID = /^(.+?)(?:#(\d+))?\/(sl|tp)$/;
 
+/** Suffix of a modification of a leg: `<leg id>~m`. */
+const MODIFY_SUFFIX = '~m';
+
 /**
  * The intent id of a bracket's leg. The first placement is `<id>/sl` (or `/tp`); a leg
- * placed again after a restart (its order was cancelled while the bot was down) takes a
- * fresh id, `<id>#2/sl`, since an intent id is used once.
+ * placed again (its order was cancelled while the bot was down, or replaced past the
+ * service's modification limit) takes a fresh id, `<id>#2/sl`, since an intent id is used once.
  *
  * @example
  * ```ts
@@ -18,6 +21,12 @@ const LEG_ID = /^(.+?)(?:#(\d+))?\/(sl|tp)$/;
 export function legIntentId(bracketId: string, leg: LegName, generation: number): string {
   return generation <= 1 ? `${bracketId}/${leg}` : `${bracketId}#${generation}/${leg}`;
 }
+
+/** The intent id of a modification of a leg's order. */
+export const modifyIntentId = (legId: string): string => `${legId}${MODIFY_SUFFIX}`;
+
+/** The intent id of the market exit that flattens a bracket whose protection failed. */
+export const exitIntentId = (bracketId: string): string => `${bracketId}/exit`;
 
 /**
  * The bracket a leg's intent id belongs to, i.e. its one-cancels-other group, or
@@ -32,4 +41,31 @@ export function legIntentId(bracketId: string, leg: LegName, generation: number)
  */
 export function ocoGroupOf(intentId: string): string | undefined {
   return LEG_ID.exec(intentId)?.[1];
+}
+
+/** Which part of a bracket an intent id names, if it is one of a bracket's. */
+export interface BracketPart {
+  /** The bracket's id (for its entry, the id itself). */
+  bracket: string;
+  part: 'entry' | LegName;
+  /** A modification of the leg (`<leg id>~m`), not the leg's order itself. */
+  modify: boolean;
+}
+
+/**
+ * The bracket part an intent id names: a leg (or a leg's modification) by its shape,
+ * anything else as a possible entry (the caller knows whether a bracket has that id).
+ *
+ * @example
+ * ```ts
+ * legOf('p4#2/sl~m'); // { bracket: 'p4', part: 'sl', modify: true }
+ * legOf('p4'); // { bracket: 'p4', part: 'entry', modify: false }
+ * ```
+ */
+export function legOf(intentId: string): BracketPart {
+  const modify = intentId.endsWith(MODIFY_SUFFIX);
+  const id = modify ? intentId.slice(0, -MODIFY_SUFFIX.length) : intentId;
+  const match = LEG_ID.exec(id);
+  if (match === null) return { bracket: intentId, part: 'entry', modify: false };
+  return { bracket: match[1] as string, part: match[3] as LegName, modify };
 }

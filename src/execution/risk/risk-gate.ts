@@ -72,7 +72,9 @@ export function checkPlace(intent: PlaceIntent, state: RiskState, limits: RiskLi
       reason: `quantity ${intent.quantity} exceeds the per-order limit ${limits.maxOrderQuantity}`,
     };
   }
-  if (state.openOrders >= limits.maxOpenOrders) {
+  // The count limits hold new risk back; an exit (a stop, a target, a square-off) is
+  // always let through, or a position could be left without its way out.
+  if (state.openOrders >= limits.maxOpenOrders && !reduces) {
     return {
       ok: false,
       reason: `${state.openOrders} open orders: the limit is ${limits.maxOpenOrders}`,
@@ -84,7 +86,7 @@ export function checkPlace(intent: PlaceIntent, state: RiskState, limits: RiskLi
       reason: `position would be ${after}, beyond the per-instrument limit ${limits.maxPositionPerInstrument}`,
     };
   }
-  if (state.placementsToday >= limits.maxOrdersPerDay) {
+  if (state.placementsToday >= limits.maxOrdersPerDay && !reduces) {
     return {
       ok: false,
       reason: `${state.placementsToday} orders placed today: the daily budget is ${limits.maxOrdersPerDay}`,
