@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { filter, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { Holidays } from '../api/schemas/utilities.ts';
@@ -9,6 +12,7 @@ import { LiveCandles } from '../market-data/candles/live-candles.ts';
 import type { MarketQuote } from '../market-data/market-quote.ts';
 import type { Recording } from '../recording/read-recording.ts';
 import { RecordWriter } from '../recording/record-writer.ts';
+import type { RecordingSet } from '../recording/recording-set.ts';
 import { RecordingCandleHistory } from './recording-candle-history.ts';
 
 const fixture = JSON.parse(
@@ -36,6 +40,44 @@ const quoteOf = (p: (typeof polls)[number]) => ({
   oi: 0,
   volume: p.volume,
 });
+
+const META = {
+  format: 'tiqs-runner-recording' as const,
+  version: 1 as const,
+  quoteFile: 'quotes.bin',
+  start: '',
+  end: '',
+  holidays: { holidays: {}, specialTradingDays: {} },
+  chainSymbols: [],
+  chains: [],
+};
+
+/**
+ * Two days as a backtest opens them: Thursday's quote file is missing (reading it
+ * fails), Friday's holds {@link polls} gzip'd.
+ */
+function twoDays(): RecordingSet {
+  const dir = mkdtempSync(join(tmpdir(), 'tr-rch-'));
+  const friday = join(dir, 'fri.bin.gz');
+  writeFileSync(friday, gzipSync(recording().bytes));
+  const part = (file: string, startMs: number, endMs: number) => ({
+    dir,
+    file,
+    meta: { ...META, startMs, endMs, records: 1 },
+  });
+  const parts = [
+    part(join(dir, 'missing.bin.gz'), OPEN - 86_400_000, OPEN - 86_400_000 + 375 * MIN),
+    part(friday, OPEN, OPEN + 4 * MIN),
+  ];
+  return {
+    dir,
+    meta: { ...META, startMs: OPEN - 86_400_000, endMs: OPEN + 4 * MIN, records: 2 },
+    parts,
+    blocks: () => {
+      throw new Error('RecordingCandleHistory must not stream the recording');
+    },
+  };
+}
 
 function recording(): Recording {
   const w = new RecordWriter(OPEN - MIN);
@@ -82,7 +124,7 @@ describe('RecordingCandleHistory', () => {
   it('closes a candle when a quote is received after its end, as the live timer does', async () => {
     const live = liveCandles();
     expect(live).toHaveLength(4);
-    const history = await RecordingCandleHistory.load(recording(), OPEN + 4 * MIN);
+    const history = new RecordingCandleHistory(recording());
     const got = await history.candles({
       token: 3045,
       interval: '1m',
@@ -92,5 +134,32 @@ describe('RecordingCandleHistory', () => {
       calendar,
     });
     expect(got).toEqual(live.map((c) => ({ ...c, historical: true })));
+  });
+
+  it('reads nothing until asked, then only the recordings of the look-back day, up to now', async () => {
+    // Built without reading: Thursday's missing file would throw.
+    const history = new RecordingCandleHistory(twoDays());
+    const ask = (from: number, to: number) =>
+      history.candles({ token: 3045, interval: '1m', exchange: 'NSE', from, to, calendar });
+    // Asked at 09:17:30 (a candles$ subscribed late in the window): up to then, not before.
+    const early = await ask(OPEN, OPEN + 2 * MIN + 30_000);
+    expect(early.map((c) => (c.start - OPEN) / MIN)).toEqual([0, 1]);
+    const later = await ask(OPEN + MIN, OPEN + 4 * MIN);
+    expect(later.map((c) => (c.start - OPEN) / MIN)).toEqual([1, 2, 3]);
+    expect(later[0]).toEqual(early[1]);
+    // Another token: no candles. A look-back into Thursday reads Thursday's file.
+    expect(
+      await history.candles({
+        token: 2885,
+        interval: '1m',
+        exchange: 'NSE',
+        from: OPEN,
+        to: OPEN + 4 * MIN,
+        calendar,
+      }),
+    ).toEqual([]);
+    await expect(ask(OPEN - 86_400_000 + 370 * MIN, OPEN + 2 * MIN)).rejects.toThrow(
+      /missing\.bin\.gz: cannot read the quote file/,
+    );
   });
 });

@@ -80,8 +80,8 @@ export async function runBacktest(
   const clock = new VirtualClock(from);
   const source = new ReplaySource(recording, clock);
   const market = new ReplayMarket(recording, clock);
-  // Warm-up candles: the recording's quotes before the window, read once before the replay.
-  const candleHistory = await RecordingCandleHistory.load(recording, from);
+  // Warm-up candles: read from the recording when a strategy asks (only its token and days).
+  const candleHistory = new RecordingCandleHistory(recording);
   const stateDir = await mkdtemp(join(tmpdir(), 'tiqs-backtest-'));
   const params = options.params ?? {};
   const config: RunnerConfig = {
