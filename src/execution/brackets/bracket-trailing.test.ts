@@ -36,6 +36,21 @@ describe('BracketManager: the trailing stop', () => {
     await engine.stop();
   });
 
+  it('moves by at least a tenth of the trailing distance, not on every tick', async () => {
+    const venue = paperBracketVenue();
+    const { engine } = venue.engine();
+    engine.start();
+    await engine.submit(bracketIntent('b1', { trailing: { points: 400 } }));
+    await venue.price(80_000);
+    // Up 0.10 at a time, 1.00 in all: a stop trailing 4.00 moves by 0.40 at least.
+    for (let mid = 80_010; mid <= 80_100; mid += 10) await venue.price(mid);
+    const stop = engine.orders('s1').find((o) => o.intentId === 'b1/sl');
+    expect(stop?.modifications).toBe(2);
+    // Two moves, not nine; the stop lags its ideal place (797.00) by less than the step.
+    expect((await workingStops(venue.broker)).map(([, trigger]) => trigger)).toEqual(['796.90']);
+    await engine.stop();
+  });
+
   it('past the modification limit cancels the stop and places it anew, one stop working at a time', async () => {
     const venue = paperBracketVenue();
     const { engine, events } = venue.engine({ maxModifications: 3 });
