@@ -12,7 +12,7 @@ import {
   manifestFile,
   nearestTsconfig,
   type PackageUse,
-  packageDigest,
+  packageUse,
   RUNNER_ROOT,
   writeAtomically,
 } from './strategy-cache.ts';
@@ -78,7 +78,7 @@ export async function compileStrategy(
       if (TYPESCRIPT.test(path)) throw new NotCacheableError(`package file ${path} is TypeScript`);
       if (BARE.test(specifier) && !path.startsWith(join(RUNNER_ROOT, 'dist/'))) {
         const name = packageName(specifier);
-        packages.set(`${name}\0${from}`, { name, from, manifest: packageDigest(name, from) ?? '' });
+        packages.set(`${name}\0${from}`, packageUse(name, from));
       }
       return pathToFileURL(path).href;
     }

@@ -8,7 +8,11 @@ import { unknownKeyMessage } from '../config/suggest-key.ts';
 import { paramPlaceholdersOf, typeWholeValues } from '../config/typed-placeholders.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
 import { registerStrategyModuleHooks } from './strategy-module-hooks.ts';
-import { compiledStrategy, ensureTypeScriptLoader } from './typescript-loader.ts';
+import {
+  compiledStrategy,
+  ensureTypeScriptLoader,
+  importCompiledStrategy,
+} from './typescript-loader.ts';
 
 /** A strategy module could not be loaded, or its params are invalid. */
 export class StrategyLoadError extends Error {
@@ -51,13 +55,14 @@ export async function loadStrategy(
     source === undefined
       ? `strategy "${id}" (${file})`
       : `${source.file}: strategies[${source.index}] (strategy "${id}", ${file})`;
-  let mod: { default?: unknown };
+  let mod: { default?: unknown } | undefined;
   try {
     const compiled = await compiledStrategy(file);
     if (compiled !== undefined) {
       if (compiled.needsHooks) registerStrategyModuleHooks();
-      mod = (await import(compiled.url)) as { default?: unknown };
-    } else {
+      mod = await importCompiledStrategy(file, compiled);
+    }
+    if (mod === undefined) {
       // tsx first: the strategy hooks must run before it (see registerStrategyModuleHooks).
       await ensureTypeScriptLoader(file);
       registerStrategyModuleHooks();

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { installedAt } from './preload-packages.ts';
 
 /** Bumped when the cache's layout or the compiled output's shape changes. */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 
 /** The runner's own folder (this file sits two levels below it, in src/ or dist/). */
 export const RUNNER_ROOT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
@@ -19,6 +19,11 @@ export interface PackageUse {
   from: string;
   /** Digest of the package.json found from `from` (the runner's copy when none is near). */
   manifest: string;
+  /**
+   * That package.json's path: the compiled file imports the package by its absolute file
+   * URL, so the same version found elsewhere (a copy removed or moved) is a miss too.
+   */
+  path: string;
 }
 
 /** What one strategy's compiled graph was made from, stored beside the compiled files. */
@@ -81,7 +86,7 @@ export function manifestFile(cacheDir: string, entry: string): string {
 }
 
 /** The package.json a file in `from` gets `name` from: its nearest copy, else the runner's. */
-function packageManifestOf(name: string, from: string): string | undefined {
+export function packageManifestOf(name: string, from: string): string | undefined {
   const at = installedAt(name, from) ?? installedAt(name, RUNNER_ROOT);
   const file = at === undefined ? undefined : join(at, 'node_modules', name, 'package.json');
   return file !== undefined && existsSync(file) ? file : undefined;
@@ -95,16 +100,16 @@ function readDigest(path: string): string | undefined {
   }
 }
 
-/** The digest of the package.json `name` resolves to from `from`, if any. */
-export function packageDigest(name: string, from: string): string | undefined {
-  const file = packageManifestOf(name, from);
-  return file === undefined ? undefined : readDigest(file);
+/** The package.json `name` resolves to from `from`, and its digest, if any. */
+export function packageUse(name: string, from: string): PackageUse {
+  const path = packageManifestOf(name, from) ?? '';
+  return { name, from, path, manifest: path === '' ? '' : (readDigest(path) ?? '') };
 }
 
 /**
  * The compiled entry of a strategy, when the cache holds one made from exactly the
  * sources on disk now: every local file's content, every imported package's
- * package.json (a package installed, moved or upgraded), esbuild's version and the
+ * package.json, its path and its content (a package installed, moved, removed or upgraded), esbuild's version and the
  * runner's folder must match. Reads and hashes a few small files; loads no compiler.
  */
 export function cachedStrategy(
@@ -125,9 +130,17 @@ export function cachedStrategy(
     if (tsconfig !== undefined && (nearestTsconfig(dirname(path)) ?? '') !== tsconfig)
       return undefined;
   }
-  for (const p of manifest.packages)
-    if (packageDigest(p.name, p.from) !== p.manifest) return undefined;
+  for (const p of manifest.packages) {
+    const file = packageManifestOf(p.name, p.from);
+    if ((file ?? '') !== p.path) return undefined;
+    if (file !== undefined && readDigest(file) !== p.manifest) return undefined;
+  }
   return { url: pathToFileURL(compiled).href, needsHooks: manifest.needsHooks };
+}
+
+/** Drops a strategy's manifest: its next load compiles it again. */
+export function forgetStrategy(cacheDir: string, entry: string): void {
+  rmSync(manifestFile(cacheDir, entry), { force: true });
 }
 
 /** Writes a file whole or not at all (a concurrent reader never sees half of it). */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { preloadPackages } from './preload-packages.ts';
-import { cachedStrategy, strategyCacheDir } from './strategy-cache.ts';
+import { cachedStrategy, forgetStrategy, strategyCacheDir } from './strategy-cache.ts';
 
 /** File names tsx compiles: a strategy with one of these needs the TypeScript loader. */
 const TYPESCRIPT_FILE = /\.(?:[cm]?ts|tsx)$/;
@@ -53,6 +53,44 @@ export async function compiledStrategy(file: string): Promise<CompiledStrategy |
   // As tsx does: stack traces name the strategy's own lines (the cache keeps source maps).
   process.setSourceMapsEnabled(true);
   return found;
+}
+
+/** Errors Node raises while linking, before any of the module's code ran. */
+const LINK_ERRORS = new Set([
+  'ERR_MODULE_NOT_FOUND',
+  'ERR_PACKAGE_PATH_NOT_EXPORTED',
+  'ERR_UNSUPPORTED_DIR_IMPORT',
+]);
+
+function isLinkError(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') return LINK_ERRORS.has(code);
+  return err instanceof SyntaxError && /does not provide an export named/.test(err.message);
+}
+
+/**
+ * Imports a strategy's compiled entry. If it cannot be linked (something it imports by
+ * path is gone: a package copy removed, a cache file deleted), none of its code has run:
+ * its manifest is dropped, so the next start compiles it again, and `undefined` says
+ * "load the source with tsx" — a stale cache entry never stops a strategy that loads.
+ * An error from the strategy's own code is thrown as it is.
+ */
+export async function importCompiledStrategy(
+  file: string,
+  compiled: CompiledStrategy,
+): Promise<{ default?: unknown } | undefined> {
+  try {
+    return (await import(compiled.url)) as { default?: unknown };
+  } catch (err) {
+    const cacheDir = strategyCacheDir();
+    if (!isLinkError(err) || cacheDir === undefined) throw err;
+    forgetStrategy(cacheDir, file);
+    const reason = ((err as Error).message ?? String(err)).split('\n')[0];
+    process.stderr.write(
+      `tiqs-runner: strategy ${file}: its cached compilation no longer loads (${reason}); loading it with tsx, the next start compiles it again\n`,
+    );
+    return undefined;
+  }
 }
 
 /**

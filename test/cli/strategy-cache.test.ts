@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -160,5 +168,48 @@ describe('strategy cache (compiled framework)', () => {
     expect(probe.values[0]).toMatchObject({ url: `file://${file}` });
     expect(probe.stderr).toContain(`strategy ${file} not compiled into the cache (`);
     expect(probe.stderr).toContain('loading it with tsx');
+  });
+
+  it('never imports a package copy that is gone: the same version found elsewhere is compiled against anew', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    const cache = join(root, 'cache');
+    const pkg = (dir: string, where: string) => {
+      mkdirSync(dir, { recursive: true });
+      // The same package.json in both places: only its path tells the copies apart.
+      writeFileSync(
+        join(dir, 'package.json'),
+        '{ "name": "trfake", "version": "1.0.0", "type": "module", "main": "index.js" }\n',
+      );
+      writeFileSync(join(dir, 'index.js'), `export const where = '${where}';\n`);
+    };
+    pkg(join(root, 'node_modules', 'trfake'), 'outer');
+    pkg(join(root, 'proj', 'node_modules', 'trfake'), 'inner');
+    const file = join(root, 'proj', 's.ts');
+    writeFileSync(file, strategy('s', "import { where } from 'trfake';", '{ where }'));
+    expect(load(cache, file)).toMatchObject({ tsx: false, values: [{ where: 'inner' }] });
+    rmSync(join(root, 'proj', 'node_modules'), { recursive: true });
+    expect(load(cache, file)).toMatchObject({ tsx: false, values: [{ where: 'outer' }] });
+  });
+
+  it('loads with tsx when a cached entry no longer links, and compiles it again on the next start', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    const cache = join(dir, 'cache');
+    writeFileSync(join(dir, 'helper.ts'), 'export const version = 7;\n');
+    const file = join(dir, 's.ts');
+    writeFileSync(file, strategy('s', "import { version } from './helper.ts';", '{ version }'));
+    expect(load(cache, file)).toMatchObject({ tsx: false, values: [{ version: 7 }] });
+    // The compiled helper is lost (a partial clean-up): the entry's check still passes.
+    const entry = JSON.parse(
+      readFileSync(
+        join(cache, readdirSync(cache).find((f) => f.endsWith('.json')) as string),
+        'utf8',
+      ),
+    ) as { entry: string };
+    const helper = readdirSync(cache).find((f) => f.endsWith('.mjs') && f !== entry.entry);
+    rmSync(join(cache, helper as string));
+    const fallback = load(cache, file);
+    expect(fallback).toMatchObject({ tsx: true, values: [{ version: 7 }] });
+    expect(fallback.stderr).toContain('its cached compilation no longer loads');
+    expect(load(cache, file)).toMatchObject({ tsx: false, values: [{ version: 7 }] });
   });
 });
