@@ -58,6 +58,15 @@ const id = z
     const problem = reservedIdProblem(value);
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
+/**
+ * A bracket's id: its legs are `<id>/sl`, `<id>#2/sl` and its exit `<id>/exit`, so a
+ * `#` or `/` in it would make a leg read as another bracket's (its fills lost to it).
+ */
+const bracketId = id.refine((value) => !/[#/]/.test(value), {
+  message:
+    'a bracket id may not contain "#" or "/": its legs are named `<id>/sl`, `<id>#2/tp`; choose another id',
+});
+
 /** An id an intent refers to (its target may be a cover order's stop leg). */
 const target = z.string().min(1);
 const paise = z.number().int();
@@ -112,7 +121,7 @@ const intentSchema = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('cancel'), id, target, reason }),
   z.looseObject({
     kind: z.literal('bracket'),
-    id,
+    id: bracketId,
     instrument,
     side: z.enum(TRANSACTION_TYPES),
     quantity: z.number().int().positive(),

@@ -6,7 +6,7 @@ import { exposureOf } from '../exposure.ts';
 import type { OrderTracker } from '../order-tracker.ts';
 import { PositionBook } from '../position-book.ts';
 import { trackedOrder } from '../tracked-order.ts';
-import { legIntentId, ocoGroupOf } from './leg-ids.ts';
+import { legIntentId, legOf, ocoGroupOf } from './leg-ids.ts';
 
 const sbin = { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' } as const;
 
@@ -29,6 +29,10 @@ describe('bracket legs', () => {
     expect(ocoGroupOf('p4/sl')).toBe('p4');
     expect(ocoGroupOf('p4')).toBeUndefined();
     expect(ocoGroupOf('p4/stop')).toBeUndefined();
+    expect(legOf('p4#2/sl~m')).toEqual({ bracket: 'p4', part: 'sl', modify: true });
+    expect(legOf('p4/tp')).toEqual({ bracket: 'p4', part: 'tp', modify: false });
+    expect(legOf('p4')).toEqual({ bracket: 'p4', part: 'entry', modify: false });
+    expect(legOf('p4/exit')).toEqual({ bracket: 'p4/exit', part: 'entry', modify: false });
     // A restarted strategy numbers its ids past its brackets' legs.
     expect(lastAutoIdNumber(['p4#2/tp', 'p9/sl'])).toBe(9);
   });
@@ -78,6 +82,9 @@ describe('the bracket intent at the kernel boundary', () => {
     [{ stopLoss: { points: -400 } }, 'stopLoss'],
     [{ trailing: { points: 0 } }, 'trailing.points'],
     [{ id: 'mine/sl' }, '"/sl"'],
+    // Its legs would read as bracket "orb"'s (generation 2), their fills lost to it.
+    [{ id: 'orb#2' }, 'may not contain "#" or "/"'],
+    [{ id: 'a/b' }, 'may not contain "#" or "/"'],
     [{ entry: { orderType: 'SL-MKT' } }, 'entry.orderType'],
   ])('refuses %j', (change, problem) => {
     const intent = {
