@@ -94,6 +94,35 @@ describe('planTarget', () => {
       [],
     ],
     ['a deferred buy counts', 0, [order('p1', 'B', 10, { status: 'deferred' })], 10, [], []],
+    // A bracket's legs are the bracket's: neither on their way nor cancelled.
+    [
+      'long with a bracket → flat: exit, legs left to the bracket',
+      10,
+      [
+        order('b1/sl', 'S', 10, { orderType: 'SL-MKT' }),
+        order('b1/tp', 'S', 10, { orderType: 'LMT', price: 80_800 }),
+      ],
+      0,
+      [],
+      [S(10)],
+    ],
+    [
+      'long with a bracket → less long',
+      10,
+      [order('b1#2/tp', 'S', 10, { orderType: 'LMT', price: 80_800 })],
+      5,
+      [],
+      [S(5)],
+    ],
+    // A stop re-placed by the framework (a cancel-and-replace) is protection, not an exit.
+    [
+      'long with a re-placed stop → flat',
+      10,
+      [order('p9', 'S', 10, { orderType: 'SL-MKT', system: true })],
+      0,
+      [],
+      [S(10)],
+    ],
   ])('%s', (_name, net, working, target, cancel, place) => {
     expect(planTarget(net, working, target)).toEqual({ cancel, place });
   });

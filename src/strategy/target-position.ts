@@ -21,10 +21,18 @@ const isConditional = (o: OpenOrder): boolean =>
   o.orderType === 'SL-MKT' || o.orderType === 'SL-LMT';
 
 /**
+ * A managed bracket's stop or target leg (`<id>/sl`, `<id>#2/tp`; strategies may not
+ * end their own ids so): the bracket sizes its legs to the position, so `target` neither
+ * counts nor cancels them (cancelling one would end the bracket).
+ */
+const isBracketLeg = (o: OpenOrder): boolean => /\/(sl|tp)$/.test(o.intentId);
+
+/**
  * What it takes to go from `net` (the position now) with `working` orders to a signed
  * `target`:
  * - the framework's own orders (square-off, kill switch) count as on their way and are
- *   never cancelled; stop orders are left alone and not counted;
+ *   never cancelled; stop orders (the framework's too) and a bracket's legs are left
+ *   alone and not counted (the bracket resizes its legs to the position);
  * - the strategy's orders working towards the target count, oldest first, as long as
  *   they do not carry it past the target; the others (working away from it, or beyond
  *   it) are cancelled;
@@ -42,10 +50,10 @@ const isConditional = (o: OpenOrder): boolean =>
  */
 export function planTarget(net: number, working: readonly OpenOrder[], target: number): TargetPlan {
   let expected = net;
-  for (const o of working) if (o.system) expected += remainingOf(o);
+  for (const o of working) if (o.system && !isConditional(o)) expected += remainingOf(o);
   const cancel: string[] = [];
   for (const o of working) {
-    if (o.system || isConditional(o)) continue;
+    if (o.system || isConditional(o) || isBracketLeg(o)) continue;
     const add = remainingOf(o);
     if (add === 0) continue;
     const gap = target - expected;
