@@ -7,7 +7,9 @@ import type { SimAdmin, SimOrderView } from './helpers/sim-admin.ts';
 import { isEvent, waitForLog } from './helpers/wait-log.ts';
 
 const TOKEN = 3045;
-const TRAILING = 600;
+// Wide enough that the stop (trailing from the best price) does not fire before the
+// kills: SBIN moves about 70 paise per real second at 60x.
+const TRAILING = 1_000;
 
 let world: E2eWorld;
 // Built when the file's tests begin, so the shared clock's anchor is a few seconds ahead.
@@ -65,6 +67,13 @@ async function readBookUntil(
   }
 }
 
+// How this was checked to fail (break, see it fail, restore):
+// - the restored bracket's legs not cancelled when nothing is left to protect (the
+//   cancel loop of syncBracket skipped for `live.restored`): times out waiting for the
+//   restarted bot to cancel the stop, the position then unmanaged at the exchange;
+// - the leg orders of a restored bracket not found (`working()` of syncBracket always
+//   undefined): the restart places the legs again (run 2's strategy counts three
+//   working orders, the book holds two stops).
 describe('e2e: a managed bracket across kill -9', { timeout: 90_000 }, () => {
   it('keeps one stop and one target, never naked, and one-cancels-other after the restart', async () => {
     const admin = await world.startSim();
