@@ -48,7 +48,7 @@ describe('EndpointCandleHistory', () => {
     const client = {
       candles: async (request: CandleRequest): Promise<CandleRow[]> => {
         asked.push({ at: clock.now(), request });
-        // The same day row comes back from two overlapping chunks: kept once.
+        // Every chunk answers with the same day row (as chunks sharing an edge may): kept once.
         return [
           { time: ist('2026-11-19T00:00:00'), open: 1, high: 2, low: 1, close: 2, volume: 9 },
         ];
@@ -79,6 +79,8 @@ describe('EndpointCandleHistory', () => {
       [1_000, 2 * DAY, 'day'],
     ]);
     expect(asked[0]?.request.exchange).toBe('NSE');
+    // An equity's candles have no open interest to ask for.
+    expect(asked[0]?.request.oi).toBeUndefined();
     // A day row (stamped 00:00) spans its session: 09:15 to 15:30.
     expect(candles.map((c) => [c.start, c.end, c.volume, c.historical])).toEqual([
       [ist('2026-11-19T09:15:00'), ist('2026-11-19T15:30:00'), 9, true],
@@ -94,5 +96,36 @@ describe('EndpointCandleHistory', () => {
     await expect(
       history.candles({ token: 1, interval: '1m', exchange: undefined, from: 0, to: 1 }),
     ).rejects.toThrow(/exchange of token 1 is unknown/);
+  });
+
+  it('asks for open interest for NFO and BFO tokens and keeps it on the candles', async () => {
+    const asked: CandleRequest[] = [];
+    const history = new EndpointCandleHistory({
+      client: {
+        candles: async (request: CandleRequest): Promise<CandleRow[]> => {
+          asked.push(request);
+          const row = { time: ist('2026-11-20T09:15:00'), open: 1, high: 2, low: 1, close: 2 };
+          return [{ ...row, volume: 5, ...(request.oi === true ? { oi: 1_500 } : {}) }];
+        },
+      },
+      clock: new VirtualClock(ist('2026-11-20T10:00:00')),
+      calendar: () => calendar,
+    });
+    const ask = (exchange: 'NFO' | 'BFO' | 'NSE') =>
+      history.candles({
+        token: 51_234,
+        interval: '1m',
+        exchange,
+        from: ist('2026-11-20T09:15:00'),
+        to: ist('2026-11-20T09:16:00'),
+      });
+    expect((await ask('NFO')).map((c) => c.oi)).toEqual([1_500]);
+    expect((await ask('BFO')).map((c) => c.oi)).toEqual([1_500]);
+    expect((await ask('NSE')).map((c) => c.oi)).toEqual([undefined]);
+    expect(asked.map((r) => [r.exchange, r.oi])).toEqual([
+      ['NFO', true],
+      ['BFO', true],
+      ['NSE', undefined],
+    ]);
   });
 });

@@ -46,7 +46,8 @@ export interface EndpointCandleHistoryOptions {
  * History from the service's candle endpoint (live and paper): the range cut into chunks,
  * requests paced to the endpoint's own limit, rows mapped to candles aligned as live ones
  * are (the slot of the row's time in its session; a daily row, stamped 00:00, spans its
- * day's sessions). Rows outside every session are dropped.
+ * day's sessions). Rows outside every session are dropped. NFO and BFO requests ask for
+ * open interest (`oi=1`), so derivatives' warm-up candles carry `oi` as live ones do.
  *
  * @example
  * ```ts
@@ -68,12 +69,21 @@ export class EndpointCandleHistory implements CandleHistory {
     }
     const chunk =
       this.options.chunkMs?.[interval] ?? (interval === '1d' ? 3650 * DAY_MS : DEFAULT_CHUNK_MS);
+    // Derivatives' candles carry open interest, as their live quotes do (`oi=1`, F&O only).
+    const oi = exchange === 'NFO' || exchange === 'BFO';
     const rows: CandleRow[] = [];
     for (let start = from; start < to; start += chunk) {
       await this.limiter.acquire(signal);
       const end = Math.min(start + chunk, to);
       const part = await this.options.client.candles(
-        { exchange, token, interval: ENDPOINT_INTERVAL_OF[interval], from: start, to: end },
+        {
+          exchange,
+          token,
+          interval: ENDPOINT_INTERVAL_OF[interval],
+          from: start,
+          to: end,
+          ...(oi ? { oi } : {}),
+        },
         signal,
       );
       rows.push(...part);

@@ -60,9 +60,11 @@ export function serveCandles(
   const to = istQueryTime('to', query.get('to'));
   const withOi = query.get('oi') === '1';
   exchange.sync();
-  const rows = exchange.candles.candles(token, interval, from, to).map(([t, ...ohlcv]) => {
-    const row: unknown[] = [formatCandleTime(t), ...ohlcv];
-    if (withOi) row.push(0);
+  const rows = exchange.candles.candles(token, interval, from, to).map(([t, ...rest]) => {
+    const [open, high, low, close, volume, oi] = rest;
+    const row: unknown[] = [formatCandleTime(t), open, high, low, close, volume];
+    // The open interest the tape recorded (the sim's underlyings have none: 0).
+    if (withOi) row.push(oi);
     return row;
   });
   return new RawAnswer(JSON.stringify(rows), 'application/json; charset=utf-8');

@@ -14,6 +14,8 @@ export interface PathTrade {
   readonly ltp: number;
   /** The day's cumulative volume. */
   readonly volume: number;
+  /** Open interest; none (0) for what has no open interest, as the sim's underlyings. */
+  readonly oi?: number;
 }
 
 /** One minute bar of one token: what every longer candle is summed from. */
@@ -24,10 +26,15 @@ interface MinuteBar {
   low: number;
   close: number;
   volume: number;
+  /** Open interest at the bar's last step. */
+  oi: number;
 }
 
-/** A served candle: start (epoch ms), open, high, low, close, volume (paise, quantity). */
-export type TapeCandle = readonly [number, number, number, number, number, number];
+/**
+ * A served candle: start (epoch ms), open, high, low, close, volume, open interest at its
+ * last step (paise, quantities).
+ */
+export type TapeCandle = readonly [number, number, number, number, number, number, number];
 
 /** Intervals the tape serves: ours, plus the endpoint's 2–4 hours. */
 export type TapeInterval = CandleInterval | '2h' | '3h' | '4h';
@@ -78,15 +85,16 @@ export class CandleTape {
       bar.low = Math.min(bar.low, trade.ltp);
       bar.close = trade.ltp;
       bar.volume += traded;
+      bar.oi = trade.oi ?? 0;
       return;
     }
     const p = trade.ltp;
-    list.push({ start, open: p, high: p, low: p, close: p, volume: traded });
+    list.push({ start, open: p, high: p, low: p, close: p, volume: traded, oi: trade.oi ?? 0 });
   }
 
   /** Candles of `token` whose start is in `[from, to]`, oldest first; the one in progress too. */
   candles(token: number, interval: TapeInterval, from: number, to: number): TapeCandle[] {
-    const out: Array<[number, number, number, number, number, number]> = [];
+    const out: Array<[number, number, number, number, number, number, number]> = [];
     for (const bar of this.bars.get(token) ?? []) {
       const start = this.slotStart(bar.start, interval);
       if (start === undefined || start < from || start > to) continue;
@@ -96,7 +104,8 @@ export class CandleTape {
         last[3] = Math.min(last[3], bar.low);
         last[4] = bar.close;
         last[5] += bar.volume;
-      } else out.push([start, bar.open, bar.high, bar.low, bar.close, bar.volume]);
+        last[6] = bar.oi;
+      } else out.push([start, bar.open, bar.high, bar.low, bar.close, bar.volume, bar.oi]);
     }
     return out;
   }
