@@ -93,8 +93,9 @@ export class Amendments {
       { tag: order.tag, modifications: order.modifications },
       'modification limit reached: cancelling and placing anew',
     );
-    await this.core.options.broker.cancelOrder(order.variety, orderId);
+    // Marked before the send: a poll while the cancel is on its way must see it as ours.
     order.cancelRequested = true;
+    await this.core.options.broker.cancelOrder(order.variety, orderId);
     const [latest] = await this.core.options.broker.orderHistory(orderId);
     const filled = Math.max(order.filledQuantity, Number(latest?.fillShares || '0'));
     const remaining = changed.quantity - filled;
@@ -109,7 +110,15 @@ export class Amendments {
       this.core.deny(intent, `no open order for intent "${intent.target}"`);
       return;
     }
-    await this.core.options.broker.cancelOrder(order.variety, order.orderId);
+    // Marked, so exposure no longer counts it (a bracket's leg gives way to the exit
+    // placed in its stead); cleared again if the cancel fails.
+    order.cancelRequested = true;
+    try {
+      await this.core.options.broker.cancelOrder(order.variety, order.orderId);
+    } catch (err) {
+      order.cancelRequested = false;
+      throw err;
+    }
   }
 
   /**
