@@ -16,6 +16,7 @@ import {
   RUNNER_ROOT,
   writeAtomically,
 } from './strategy-cache.ts';
+import { tsconfigChain } from './tsconfig-chain.ts';
 import { vendorable, vendorPackage } from './vendor-package.ts';
 
 /** A strategy graph the cache cannot hold; it is loaded by tsx as before. */
@@ -124,8 +125,10 @@ export async function compileStrategy(
     // it is, and its content, count too.
     const tsconfig = nearestTsconfig(dirname(file));
     files.push({ path: file, digest: digestOf(source), tsconfig: tsconfig ?? '' });
-    if (tsconfig !== undefined && !files.some((f) => f.path === tsconfig))
-      files.push({ path: tsconfig, digest: digestOf(readFileSync(tsconfig)) });
+    // With every config it extends: a change in a shared base config changes the output.
+    for (const config of tsconfig === undefined ? [] : tsconfigChain(tsconfig))
+      if (!files.some((f) => f.path === config))
+        files.push({ path: config, digest: digestOf(readFileSync(config)) });
     const locals: string[] = [];
     const result = await build({
       entryPoints: [file],

@@ -212,4 +212,39 @@ describe('strategy cache (compiled framework)', () => {
     expect(fallback.stderr).toContain('its cached compilation no longer loads');
     expect(load(cache, file)).toMatchObject({ tsx: false, values: [{ version: 7 }] });
   });
+
+  it('notices a change in a tsconfig the nearest one extends (a path, a list, a package)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    const cache = join(dir, 'cache');
+    const file = join(dir, 's.ts');
+    // Class fields: `[[Define]]` semantics reset `n` to undefined after the base constructor set it.
+    const probe = '{ n: String(new Sub().n) }';
+    const extra = [
+      'class Base { constructor() { (this as unknown as { n: number }).n = 1; } }',
+      'class Sub extends Base { n!: number; }',
+    ].join('\n');
+    writeFileSync(file, strategy('s', extra, probe));
+    mkdirSync(join(dir, 'node_modules', 'trconfig'), { recursive: true });
+    writeFileSync(
+      join(dir, 'node_modules', 'trconfig', 'package.json'),
+      '{ "name": "trconfig" }\n',
+    );
+    writeFileSync(join(dir, 'node_modules', 'trconfig', 'tsconfig.json'), '{}\n');
+    writeFileSync(join(dir, 'tsconfig.json'), '{ "extends": ["trconfig", "./base"] }\n');
+    const base = (define: boolean) =>
+      writeFileSync(
+        join(dir, 'base.json'),
+        `{ "compilerOptions": { "useDefineForClassFields": ${define} } } // shared\n`,
+      );
+    base(false);
+    expect(load(cache, file)).toMatchObject({ tsx: false, values: [{ n: '1' }] });
+    base(true);
+    expect(load(cache, file)).toMatchObject({ tsx: false, values: [{ n: 'undefined' }] });
+    const manifest = readFileSync(
+      join(cache, readdirSync(cache).find((f) => f.endsWith('.json')) as string),
+      'utf8',
+    );
+    expect(manifest).toContain(join(dir, 'base.json'));
+    expect(manifest).toContain(join(dir, 'node_modules', 'trconfig', 'tsconfig.json'));
+  });
 });
