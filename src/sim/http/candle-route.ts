@@ -34,6 +34,8 @@ function istQueryTime(name: string, text: string | null): number {
  * candles"): a bare JSON array of `[time, open, high, low, close, volume]` rows (`[…, oi]`
  * with `oi=1`), prices in paise, time as `2023-05-02T09:15:00+0530`, day rows at 00:00,
  * from the simulator's own price paths (see `CandleTape`). Options have no path: no rows.
+ * The exchange is one of nse, nfo, bse, bfo; a token on another exchange's path is
+ * unknown there (404), as the sim lists nothing on BSE.
  *
  * @example
  * ```ts
@@ -46,14 +48,20 @@ export function serveCandles(
   url: string,
 ): RawAnswer {
   const [ex, tokenText, name] = params;
-  if (!EXCHANGES.has((ex ?? '').toLowerCase())) throw badRequest('exchange must be nse or nfo');
+  const path = (ex ?? '').toLowerCase();
+  if (!EXCHANGES.has(path))
+    throw badRequest(`exchange must be one of ${[...EXCHANGES].join(', ')}`);
   const interval = INTERVALS[name ?? ''];
   if (interval === undefined) {
     throw badRequest(`interval must be one of ${Object.keys(INTERVALS).join(', ')}`);
   }
   const token = Number(tokenText);
-  if (!Number.isInteger(token) || exchange.market.instrument(token) === undefined) {
-    throw notFound(`Unknown instrument token ${tokenText ?? ''}`);
+  const instrument = Number.isInteger(token) ? exchange.market.instrument(token) : undefined;
+  // Indexes are listed on NSE (as in the instrument master); a token is known on its own
+  // exchange's path only.
+  const listedOn = instrument?.exchange === 'INDEX' ? 'nse' : instrument?.exchange.toLowerCase();
+  if (instrument === undefined || listedOn !== path) {
+    throw notFound(`Unknown instrument token ${tokenText ?? ''} on ${path}`);
   }
   const query = new URLSearchParams(url.split('?')[1] ?? '');
   const from = istQueryTime('from', query.get('from'));
