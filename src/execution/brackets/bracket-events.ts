@@ -16,7 +16,7 @@ export interface BracketEventHooks {
   schedule(live: LiveBracket): void;
   /** The bracket's protection failed: flatten what it holds (see `syncBracket`). */
   fail(live: LiveBracket, reason: string): void;
-  /** Stops managing the bracket. */
+  /** Stops managing the bracket (a leg cancelled by someone else): its other leg is cancelled. */
   end(live: LiveBracket, reason: string): void;
   /** Stopping, or resuming after a restart: a leg gone is not yet a failure. */
   quiet(): boolean;

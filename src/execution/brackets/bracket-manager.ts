@@ -1,8 +1,10 @@
 import type { Observable, Subscription } from 'rxjs';
+import { SessionError } from '../../api/errors/session-error.ts';
 import type { BracketIntent, PlaceIntent, RoutedIntent } from '../../domain/intents.ts';
 import type { Paise } from '../../domain/money.ts';
 import type { OrderEvent } from '../../domain/order-events.ts';
 import type { EngineCore } from '../engine-core.ts';
+import { isFinal } from '../tracked-order.ts';
 import { type BracketEventHooks, followEvent } from './bracket-events.ts';
 import {
   type BracketRecord,
@@ -134,7 +136,7 @@ export class BracketManager {
       find: (strategyId, id) => this.live.get(bracketKey(strategyId, id)),
       schedule: (live) => this.schedule(live),
       fail: (live, reason) => this.fail(live, reason),
-      end: (live, reason) => this.end(live, reason),
+      end: (live, reason) => this.abandon(live, reason),
       quiet: () => this.stopped || !this.settled,
     };
   }
@@ -203,7 +205,17 @@ export class BracketManager {
 
   /** After a restart, before the journal's orders are reconciled: the brackets a previous run left live. */
   restore(): void {
-    const records = this.deps.store.load();
+    let records: BracketRecord[];
+    try {
+      records = this.deps.store.load();
+    } catch (err) {
+      // A corrupt value must not stop the start: the positions stay, their legs unmanaged.
+      this.deps.core.options.logger.error(
+        { err },
+        "the journal's live brackets could not be read; their legs are no longer managed",
+      );
+      return;
+    }
     if (records.length === 0) return;
     const fills = this.deps.store.fillsOf(records);
     for (const record of records) {
@@ -252,6 +264,23 @@ export class BracketManager {
           'bracket step failed; the next event tries again',
         );
       });
+  }
+
+  /**
+   * Someone else cancelled a leg: the bracket ends, and its other leg is cancelled too
+   * (nothing would manage it, and after a manual exit it would sell again).
+   */
+  private abandon(live: LiveBracket, reason: string): void {
+    const { core } = this.deps;
+    const { strategyId, legs } = live.record;
+    for (const leg of Object.values(legs)) {
+      const order = core.tracker.byIntent(strategyId, leg.intentId);
+      if (order === undefined || isFinal(order.status)) continue;
+      core.requestCancel(order).catch((err: unknown) => {
+        if (err instanceof SessionError) core.pause(err);
+      });
+    }
+    this.end(live, reason);
   }
 
   /** Stops managing a bracket: its working legs are left to whoever ended it. */
