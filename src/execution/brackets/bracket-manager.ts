@@ -1,20 +1,15 @@
 import type { Observable, Subscription } from 'rxjs';
 import { SessionError } from '../../api/errors/session-error.ts';
-import type { BracketIntent, PlaceIntent, RoutedIntent } from '../../domain/intents.ts';
+import type { BracketIntent, RoutedIntent } from '../../domain/intents.ts';
 import type { Paise } from '../../domain/money.ts';
 import type { OrderEvent } from '../../domain/order-events.ts';
 import type { EngineCore } from '../engine-core.ts';
 import { isFinal } from '../tracked-order.ts';
+import { bracketProblem, entryIntent } from './bracket-entry.ts';
 import { type BracketEventHooks, followEvent } from './bracket-events.ts';
-import {
-  type BracketRecord,
-  directionOf,
-  entryAverage,
-  stopTrigger,
-  trailingStep,
-} from './bracket-record.ts';
+import type { BracketRecord } from './bracket-record.ts';
 import { type BracketStore, bracketKey, noFills } from './bracket-store.ts';
-import { syncBracket } from './bracket-sync.ts';
+import { syncBracket, wantsStep } from './bracket-sync.ts';
 import { type LiveBracket, newLive } from './live-bracket.ts';
 
 /** What {@link BracketManager} needs from the engine. */
@@ -65,51 +60,26 @@ export class BracketManager {
   async open(intent: BracketIntent & { strategyId: string }): Promise<void> {
     const { core } = this.deps;
     const { strategyId, ...bracket } = intent;
-    const problem = this.problemOf(intent);
+    const used =
+      this.live.has(bracketKey(strategyId, intent.id)) ||
+      core.tracker.byIntent(strategyId, intent.id) !== undefined;
+    const problem = bracketProblem(intent, used);
     if (problem !== undefined) {
       core.deny(intent, problem);
       return;
     }
-    const live = newLive({ strategyId, intent: bracket, legs: {} }, noFills());
-    this.live.set(bracketKey(strategyId, intent.id), live);
+    this.live.set(
+      bracketKey(strategyId, intent.id),
+      newLive({ strategyId, intent: bracket, legs: {} }, noFills()),
+    );
     this.save();
     this.follow(bracket);
-    const entry: PlaceIntent & { strategyId: string } = {
-      kind: 'place',
-      strategyId,
-      id: intent.id,
-      instrument: intent.instrument,
-      side: intent.side,
-      quantity: intent.quantity,
-      orderType: intent.entry.orderType,
-      ...(intent.entry.price === undefined ? {} : { price: intent.entry.price }),
-      product: intent.product,
-      ...(intent.afterHours === undefined ? {} : { afterHours: intent.afterHours }),
-      reason: intent.reason ?? `bracket ${intent.id}: entry`,
-    };
+    const entry = entryIntent(intent);
     try {
       await core.place(entry);
     } catch (err) {
       core.onBrokerError(entry, err);
     }
-  }
-
-  private problemOf(intent: BracketIntent & { strategyId: string }): string | undefined {
-    if (
-      this.live.has(bracketKey(intent.strategyId, intent.id)) ||
-      this.deps.core.tracker.byIntent(intent.strategyId, intent.id) !== undefined
-    )
-      return `intent id "${intent.id}" was already used`;
-    const { entry, stopLoss, target } = intent;
-    if (entry.orderType === 'LMT' && entry.price === undefined)
-      return 'a bracket with a limit entry needs entry.price';
-    if (entry.price === undefined) return undefined;
-    const dir = directionOf(intent);
-    if ('price' in stopLoss && dir * (entry.price - stopLoss.price) <= 0)
-      return `stopLoss.price ${stopLoss.price} is on the wrong side of the entry price ${entry.price}`;
-    if (target !== undefined && 'price' in target && dir * (target.price - entry.price) <= 0)
-      return `target.price ${target.price} is on the wrong side of the entry price ${entry.price}`;
-    return undefined;
   }
 
   /**
@@ -163,18 +133,7 @@ export class BracketManager {
     for (const live of this.live.values()) {
       const { intent } = live.record;
       if (intent.instrument.token !== token) continue;
-      // A refused modification of a leg is sent again with the next price.
-      if (live.modifyFailures.sl + live.modifyFailures.tp > 0) this.schedule(live);
-      if (intent.trailing === undefined) continue;
-      const average = entryAverage(live.fills);
-      const stop = live.record.legs.sl;
-      if (average === undefined || stop === undefined) continue;
-      const dir = directionOf(intent);
-      const extreme = live.record.extreme ?? average;
-      if (dir * (ltp - extreme) > 0) live.record.extreme = ltp;
-      const tick = intent.instrument.tickSize ?? 5;
-      const next = stopTrigger(intent, average, live.record.extreme, tick);
-      if (dir * (next - stop.price) >= trailingStep(intent, tick)) this.schedule(live);
+      if (wantsStep(live, ltp)) this.schedule(live);
     }
   }
 

@@ -127,3 +127,22 @@ async function exitAtMarket(
     deps.core.onBrokerError(exit, err);
   }
 }
+
+/**
+ * A new last price of the bracket's instrument: records the trailing extreme and tells
+ * whether a step is due (a refused modification to send again, or the trailing stop a
+ * full step behind its place).
+ */
+export function wantsStep(live: LiveBracket, ltp: Paise): boolean {
+  const { record, fills } = live;
+  const { intent } = record;
+  if (live.modifyFailures.sl + live.modifyFailures.tp > 0) return true;
+  const average = entryAverage(fills);
+  const stop = record.legs.sl;
+  if (intent.trailing === undefined || average === undefined || stop === undefined) return false;
+  const dir = directionOf(intent);
+  if (dir * (ltp - (record.extreme ?? average)) > 0) record.extreme = ltp;
+  const tick = intent.instrument.tickSize ?? 5;
+  const next = stopTrigger(intent, average, record.extreme, tick);
+  return dir * (next - stop.price) >= trailingStep(intent, tick);
+}
