@@ -3,7 +3,7 @@ import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { packageName } from './preload-packages.ts';
+import { BARE, packageName } from './preload-packages.ts';
 import {
   CACHE_FORMAT,
   type CacheManifest,
@@ -11,6 +11,7 @@ import {
   digestOf,
   manifestFile,
   nearestTsconfig,
+  nodeBuildOptions,
   type PackageUse,
   packageUse,
   RUNNER_ROOT,
@@ -26,7 +27,6 @@ class NotCacheableError extends Error {
 
 const TYPESCRIPT = /\.(?:[cm]?ts|tsx)$/;
 const JAVASCRIPT = /\.(?:[cm]?js|jsx)$/;
-const BARE = /^(?![./]|[a-zA-Z][a-zA-Z0-9+.-]*:)/;
 /**
  * What means something else once the code runs from the cache folder: the file's own
  * URL, imports resolved at run time, CommonJS paths. Such a file is left to tsx.
@@ -108,8 +108,16 @@ export async function compileStrategy(
             found = await b.resolve(args.path, { ...how, resolveDir: RUNNER_ROOT });
           if (found.errors.length > 0) return { errors: found.errors };
           const path = target(found.path, args.path, args.resolveDir);
-          if (BARE.test(args.path) && vendorable(args.path, found.path))
-            return { path: await vendorPackage(args.path, found.path, cacheDir), external: true };
+          const vendored =
+            BARE.test(args.path) && vendorable(args.path, found.path)
+              ? await vendorPackage(args.path, found.path, cacheDir)
+              : undefined;
+          if (vendored !== undefined) {
+            // The bundle's files count as sources: a patched package file is a miss.
+            for (const input of vendored.inputs)
+              if (!files.some((f) => f.path === input.path)) files.push(input);
+            return { path: vendored.specifier, external: true };
+          }
           if (path.startsWith(LOCAL)) locals.push(found.path);
           return { path, external: true };
         });
@@ -131,20 +139,11 @@ export async function compileStrategy(
         files.push({ path: config, digest: digestOf(readFileSync(config)) });
     const locals: string[] = [];
     const result = await build({
+      // Outputs sit in cacheDir: the source map's paths are relative to it.
+      ...nodeBuildOptions(join(cacheDir, 'strategy.mjs')),
       entryPoints: [file],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      target: `node${process.versions.node}`,
-      // Node's own choice among a package's files: no "module" condition or field.
-      conditions: [],
-      mainFields: ['main'],
       sourcemap: 'inline',
       charset: 'utf8',
-      // Outputs sit in cacheDir: the source map's paths are relative to it.
-      outfile: join(cacheDir, 'strategy.mjs'),
-      logLevel: 'silent',
       plugins: [
         resolver(locals),
         {

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 /** Static value imports and re-exports (`import type` left out) and their specifiers. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
-const BARE = /^(?![./]|[a-zA-Z][a-zA-Z0-9+.-]*:)/;
+/** A bare specifier (a package's name), not a path or a URL such as `node:fs`. */
+export const BARE = /^(?![./]|[a-zA-Z][a-zA-Z0-9+.-]*:)/;
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
 export function packageName(specifier: string): string {

@@ -3,6 +3,8 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
+// Types only: checking the cache loads no compiler.
+import type { BuildOptions } from 'esbuild';
 import { installedAt } from './preload-packages.ts';
 
 /** Bumped when the cache's layout or the compiled output's shape changes. */
@@ -42,6 +44,24 @@ export interface CacheManifest {
   packages: PackageUse[];
   /** The graph imports local JavaScript files, which need the strategy module hooks. */
   needsHooks: boolean;
+}
+
+/**
+ * esbuild options shared by the strategy and vendor builds: one ES module for this Node,
+ * resolved as Node would (no "module" condition or field), to `outfile`'s folder.
+ */
+export function nodeBuildOptions(outfile: string): BuildOptions {
+  return {
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: `node${process.versions.node}`,
+    conditions: [],
+    mainFields: ['main'],
+    outfile,
+    logLevel: 'silent',
+  };
 }
 
 /** SHA-256 of a text, hex. */

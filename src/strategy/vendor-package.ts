@@ -1,12 +1,18 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { packageName } from './preload-packages.ts';
-import { cacheKey, digestOf, RUNNER_ROOT, writeAtomically } from './strategy-cache.ts';
+import { BARE, packageName } from './preload-packages.ts';
+import {
+  cacheKey,
+  digestOf,
+  nodeBuildOptions,
+  RUNNER_ROOT,
+  writeAtomically,
+} from './strategy-cache.ts';
 
-const BARE = /^(?![./]|[a-zA-Z][a-zA-Z0-9+.-]*:)/;
+const OWN = Symbol('own resolve');
 const PACKAGE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"./][^'"]*)['"]/g;
 
 let frameworkPackages: Set<string> | undefined;
@@ -53,53 +59,69 @@ export function vendorable(specifier: string, path: string): boolean {
 }
 
 /**
- * The cache's one-file bundle of the package whose entry is `path` (see
- * {@link vendorable}), built when missing, as an import from a file beside it. Named by the package.json's digest, so every
- * cached strategy importing the package shares one file, one module instance, and an
- * upgraded package gets a new file. Its own package imports stay external.
+ * What means something else once the package's code runs from the cache folder: its
+ * file's own URL (`import.meta.url`, `createRequire(import.meta.url)`), an `import()` of a
+ * computed specifier, CommonJS paths. A package using any of them is not bundled.
  */
-export async function vendorPackage(name: string, path: string, cacheDir: string): Promise<string> {
-  const manifest = readFileSync(join(RUNNER_ROOT, 'node_modules', name, 'package.json'));
-  const file = join(
-    cacheDir,
-    `vendor-${name.replace('/', '+')}-${digestOf(`${cacheKey()}\0${path}\0${manifest}`).slice(0, 32)}.mjs`,
-  );
-  if (!existsSync(file)) {
-    const result = await build({
-      entryPoints: [path],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      target: `node${process.versions.node}`,
-      conditions: [],
-      mainFields: ['main'],
-      outfile: file,
-      logLevel: 'silent',
-      plugins: [
-        {
-          name: 'tiqs-runner-vendor',
-          setup(b) {
-            // Go regular expressions have no lookahead: bare specifiers are picked here.
-            b.onResolve({ filter: /.*/ }, async (args) => {
-              if (args.pluginData === file || args.kind === 'entry-point' || !BARE.test(args.path))
-                return undefined;
-              if (isBuiltin(args.path)) return { path: args.path, external: true };
-              const found = await b.resolve(args.path, {
-                kind: args.kind,
-                resolveDir: args.resolveDir,
-                pluginData: file,
-              });
-              if (found.errors.length > 0) return { errors: found.errors };
-              return { path: pathToFileURL(found.path).href, external: true };
+const LOCATION_BOUND = /\bimport\.meta\b|\bimport\s*\(\s*[^'"`\s]|\b__dirname\b|\b__filename\b/;
+
+/** A package bundled into the cache: the import to use and the files it was made from. */
+export interface VendoredPackage {
+  /** `./vendor-….mjs`, relative to the importing file in the cache. */
+  specifier: string;
+  /** Every file of the package in the bundle, with its digest (for the strategy's manifest). */
+  inputs: { path: string; digest: string }[];
+}
+
+/**
+ * The cache's one-file bundle of the package whose entry is `path` (see
+ * {@link vendorable}), or `undefined` when the package's code is bound to its location
+ * (it then stays imported from its own folder). Named by the digests of every file
+ * bundled, so every cached strategy importing the package shares one file, one module
+ * instance, and an upgraded or patched package (patch-package keeps package.json) gets a
+ * new file. Its own package imports stay external.
+ */
+export async function vendorPackage(
+  name: string,
+  path: string,
+  cacheDir: string,
+): Promise<VendoredPackage | undefined> {
+  const result = await build({
+    ...nodeBuildOptions(join(cacheDir, 'vendor.mjs')),
+    entryPoints: [path],
+    metafile: true,
+    plugins: [
+      {
+        name: 'tiqs-runner-vendor',
+        setup(b) {
+          // Go regular expressions have no lookahead: bare specifiers are picked here.
+          b.onResolve({ filter: /.*/ }, async (args) => {
+            if (args.pluginData === OWN || args.kind === 'entry-point' || !BARE.test(args.path))
+              return undefined;
+            if (isBuiltin(args.path)) return { path: args.path, external: true };
+            const found = await b.resolve(args.path, {
+              kind: args.kind,
+              resolveDir: args.resolveDir,
+              pluginData: OWN,
             });
-          },
+            if (found.errors.length > 0) return { errors: found.errors };
+            return { path: pathToFileURL(found.path).href, external: true };
+          });
         },
-      ],
-    });
-    const text = result.outputFiles?.[0]?.text;
-    if (text === undefined) throw new Error(`esbuild gave no bundle of ${name}`);
-    writeAtomically(file, text);
+      },
+    ],
+  });
+  const inputs: VendoredPackage['inputs'] = [];
+  for (const input of Object.keys(result.metafile?.inputs ?? {})) {
+    const file = resolve(input);
+    const source = readFileSync(file, 'utf8');
+    if (LOCATION_BOUND.test(source)) return undefined;
+    inputs.push({ path: file, digest: digestOf(source) });
   }
-  return `./${basename(file)}`;
+  const text = result.outputFiles?.[0]?.text;
+  if (text === undefined) throw new Error(`esbuild gave no bundle of ${name}`);
+  const key = [cacheKey(), path, ...inputs.map((i) => `${i.path}\0${i.digest}`)].join('\0');
+  const file = join(cacheDir, `vendor-${name.replace('/', '+')}-${digestOf(key).slice(0, 32)}.mjs`);
+  if (!existsSync(file)) writeAtomically(file, text);
+  return { specifier: `./${basename(file)}`, inputs };
 }

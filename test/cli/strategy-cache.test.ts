@@ -247,4 +247,42 @@ describe('strategy cache (compiled framework)', () => {
     expect(manifest).toContain(join(dir, 'base.json'));
     expect(manifest).toContain(join(dir, 'node_modules', 'trconfig', 'tsconfig.json'));
   });
+
+  it("bundles a runner package only if its code does not need its own folder, named by its files' digests", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    const cache = join(dir, 'cache');
+    // Two packages of the runner's own installation (the only ones bundled), removed after.
+    const tag = `${process.pid}-${Date.now()}`;
+    const bound = `trbound-${tag}`;
+    const plain = `trplain-${tag}`;
+    const made = [bound, plain].map((name) => join(root, 'node_modules', name));
+    const pkg = (name: string, code: string) => {
+      mkdirSync(join(root, 'node_modules', name), { recursive: true });
+      writeFileSync(
+        join(root, 'node_modules', name, 'package.json'),
+        `{ "name": "${name}", "version": "1.0.0", "type": "module", "main": "index.js" }\n`,
+      );
+      writeFileSync(join(root, 'node_modules', name, 'index.js'), code);
+    };
+    try {
+      pkg(bound, "export const here = new URL('.', import.meta.url).pathname;\n");
+      pkg(plain, 'export const version = 1;\n');
+      const file = join(dir, 's.ts');
+      const extra = `import { here } from '${bound}';\nimport { version } from '${plain}';`;
+      writeFileSync(file, strategy('s', extra, '{ here, version }'));
+      const first = load(cache, file);
+      expect(first).toMatchObject({ tsx: false, values: [{ version: 1 }] });
+      // Still imported from its own folder, so its URL is its own.
+      expect(first.values[0]).toMatchObject({ here: `${made[0]}/` });
+      const vendored = () => readdirSync(cache).filter((f) => f.startsWith('vendor-'));
+      expect(vendored().some((f) => f.includes(bound))).toBe(false);
+      expect(vendored().filter((f) => f.includes(plain))).toHaveLength(1);
+      // A patched file (package.json unchanged, as patch-package leaves it): a new bundle.
+      writeFileSync(join(root, 'node_modules', plain, 'index.js'), 'export const version = 2;\n');
+      expect(load(cache, file)).toMatchObject({ tsx: false, values: [{ version: 2 }] });
+      expect(vendored().filter((f) => f.includes(plain))).toHaveLength(2);
+    } finally {
+      for (const path of made) rmSync(path, { recursive: true, force: true });
+    }
+  });
 });
