@@ -285,4 +285,26 @@ describe('strategy cache (compiled framework)', () => {
       for (const path of made) rmSync(path, { recursive: true, force: true });
     }
   });
+
+  it('bench/helpers/run-like-strategy.mjs loads a script as the CLI loads a strategy: from the cache, without tsx', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    const file = join(dir, 'script.ts');
+    const loader = JSON.stringify(join(root, 'src/strategy/typescript-loader.ts'));
+    writeFileSync(
+      file,
+      `import { typeScriptLoaderRegistered } from ${loader};\nexport async function main(args: string[]): Promise<number> {\n  process.stdout.write(JSON.stringify({ args, tsx: typeScriptLoaderRegistered() }));\n  return 0;\n}\n`,
+    );
+    const run = () =>
+      spawnSync(process.execPath, ['bench/helpers/run-like-strategy.mjs', file, 'x'], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 20_000,
+        env: { ...process.env, TIQS_RUNNER_CACHE_DIR: join(dir, 'cache') },
+      });
+    for (const child of [run(), run()]) {
+      expect(child.status).toBe(0);
+      expect(JSON.parse(child.stdout)).toEqual({ args: ['x'], tsx: false });
+    }
+    expect(readdirSync(join(dir, 'cache')).some((f) => f.endsWith('.json'))).toBe(true);
+  });
 });
