@@ -141,7 +141,7 @@ export async function runBacktest(
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
     sample(clock.now());
-    await kernel.stop('backtest finished');
+    await stopInVirtualTime(kernel, clock);
   } finally {
     for (const s of subs) s.unsubscribe();
     await kernel.stop('backtest finished');
@@ -183,6 +183,23 @@ export async function runBacktest(
     elapsedMs: Math.round(performance.now() - started),
     replay: { steps: market.steps, records: market.events, timersFired: clock.fired },
   };
+}
+
+/**
+ * Stops the kernel after the window. A placement still in flight at the window's end (an
+ * intent emitted at that very instant, e.g. on a candle's close) settles on the virtual
+ * clock, which nothing moves any more: a stop that has not finished after some event-loop
+ * turns gets the clock moved a second at a time (at most ten minutes), or it would wait
+ * for ever.
+ */
+async function stopInVirtualTime(kernel: Kernel, clock: VirtualClock): Promise<void> {
+  let done = false;
+  const stopping = kernel.stop('backtest finished').finally(() => {
+    done = true;
+  });
+  for (let turn = 0; turn < 50 && !done; turn++) await new Promise((r) => setImmediate(r));
+  for (let s = 0; s < 600 && !done; s++) await clock.advanceByAsync(1_000);
+  await stopping;
 }
 
 /** Marks every position to the bus's last price; gross PnL and gross exposure, paise. */

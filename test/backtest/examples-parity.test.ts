@@ -17,9 +17,9 @@ const START = Date.parse('2026-11-20T09:13:00+05:30');
 const END = Date.parse('2026-11-20T11:30:00+05:30');
 
 /**
- * Three v2 examples (candles, target, brackets, instruments, plots) side by side.
- * rsi-reversion is not here yet: with it, the kernel's stop does not finish in virtual time
- * (see the report of issue 14's examples work).
+ * The four v2 examples (candles, target, brackets, instruments, plots) side by side. The
+ * window ends on a candle's close, where rsi-reversion has a buy in flight: the backtest's
+ * stop must settle it (it used to wait for ever on the stopped virtual clock).
  */
 const configText = (stateDir: string) => `
 mode: paper
@@ -34,6 +34,9 @@ strategies:
   - id: straddle
     module: ../strategies/index-short-straddle.ts
     params: { entryTime: "09:20", exitDelta: 0.05 }
+  - id: rsi
+    module: ../strategies/rsi-reversion.ts
+    params: { period: 5, quantity: 5 }
 recording:
   instruments: [{ token: 3045, mode: full }, { token: 2885, mode: full }]
 paper: { latencyMs: 200, slippageTicks: 1 }
@@ -97,10 +100,15 @@ describe('parity of the example strategies: paper on the simulator vs a backtest
       }),
     });
     // Not vacuous: every example acted, and brackets' legs filled.
-    for (const id of ['sma', 'orb', 'straddle'])
+    for (const id of ['sma', 'orb', 'straddle', 'rsi'])
       expect(intents.filter((i) => i.strategyId === id).length).toBeGreaterThan(0);
     expect(fills.some((f) => f.intentId.includes('/'))).toBe(true);
-    expect(result.strategies).toEqual({ sma: 'stopped', orb: 'stopped', straddle: 'stopped' });
+    expect(result.strategies).toEqual({
+      sma: 'stopped',
+      orb: 'stopped',
+      straddle: 'stopped',
+      rsi: 'stopped',
+    });
     expect(result.intents.map(key)).toEqual(intents.map(key));
     expect(result.fills.map(fillKey)).toEqual(fills.map((f) => fillKey(f as never)));
     expect(result.plots).toEqual(plots);
