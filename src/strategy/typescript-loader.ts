@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { preloadPackages } from './preload-packages.ts';
 import { cachedStrategy, forgetStrategy, strategyCacheDir } from './strategy-cache.ts';
 
@@ -23,13 +23,25 @@ export interface CompiledStrategy {
   needsHooks: boolean;
 }
 
+/** Whether `dir` is, or can be made, a folder this process may write in. */
+function writableFolder(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The compiled form of a TypeScript strategy, from the strategy cache when it holds one
  * made from the sources on disk now, else compiled by esbuild into it; `undefined` for a
  * JavaScript strategy, where the framework itself runs as TypeScript, when the cache is
  * off (`TIQS_RUNNER_CACHE_DIR=off`), or when the graph cannot be cached or esbuild fails
- * (said in one line on stderr): the strategy is then loaded by tsx as before. A fresh
- * cache starts neither tsx nor esbuild.
+ * (said in one line on stderr), or quietly when the cache folder cannot be written (a
+ * read-only install): the strategy is then loaded by tsx as before. A fresh cache starts
+ * neither tsx nor esbuild.
  */
 export async function compiledStrategy(file: string): Promise<CompiledStrategy | undefined> {
   const cacheDir = strategyCacheDir();
@@ -37,6 +49,9 @@ export async function compiledStrategy(file: string): Promise<CompiledStrategy |
     return undefined;
   let found = cachedStrategy(cacheDir, file);
   if (found === undefined) {
+    // A read-only install (or a cache path that cannot be a folder): tsx, quietly, without
+    // loading esbuild only to fail writing on every start.
+    if (!writableFolder(cacheDir)) return undefined;
     try {
       const { compileStrategy } = await import('./compile-strategy.ts');
       found = await compileStrategy(file, cacheDir);

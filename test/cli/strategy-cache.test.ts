@@ -307,4 +307,15 @@ describe('strategy cache (compiled framework)', () => {
     }
     expect(readdirSync(join(dir, 'cache')).some((f) => f.endsWith('.json'))).toBe(true);
   });
+
+  it('loads with tsx, quietly, when the cache folder cannot be written (a read-only install)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-cache-'));
+    // Under a file, so not a folder even for root (a read-only mount is not makeable here).
+    writeFileSync(join(dir, 'file'), '');
+    const file = join(dir, 's.ts');
+    writeFileSync(file, strategy('s'));
+    const probe = load(join(dir, 'file', 'cache'), file);
+    expect(probe).toMatchObject({ names: ['s'], tsx: true });
+    expect(probe.stderr).toBe('');
+  });
 });
