@@ -5,7 +5,7 @@ import { type LegName, legOf } from './leg-ids.ts';
 import type { LiveBracket } from './live-bracket.ts';
 
 /** Failed modifications of a leg in a row before the bracket gives up and flattens. */
-export const MODIFY_ATTEMPTS = 3;
+const MODIFY_ATTEMPTS = 3;
 
 /** What following an event may do to a bracket. */
 export interface BracketEventHooks {
