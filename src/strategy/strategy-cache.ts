@@ -106,7 +106,7 @@ export function manifestFile(cacheDir: string, entry: string): string {
 }
 
 /** The package.json a file in `from` gets `name` from: its nearest copy, else the runner's. */
-export function packageManifestOf(name: string, from: string): string | undefined {
+function packageManifestOf(name: string, from: string): string | undefined {
   const at = installedAt(name, from) ?? installedAt(name, RUNNER_ROOT);
   const file = at === undefined ? undefined : join(at, 'node_modules', name, 'package.json');
   return file !== undefined && existsSync(file) ? file : undefined;
