@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBookUntil, roles, type Sample, working } from './helpers/bracket-book.ts';
 import { modifyByHand } from './helpers/by-hand.ts';
 import { waitForExit } from './helpers/child-process.ts';
 import { E2eWorld, fixture } from './helpers/e2e-world.ts';
 import { eventsOf, parseLog } from './helpers/json-log.ts';
-import type { SimAdmin, SimOrderView } from './helpers/sim-admin.ts';
+import type { SimOrderView } from './helpers/sim-admin.ts';
 import { isEvent, waitForLog } from './helpers/wait-log.ts';
 
-const TOKEN = 3045;
 // Wide enough that the stop (trailing from the best price) does not fire before the
 // kills: SBIN moves about 70 paise per real second at 60x.
 const TRAILING = 1_000;
@@ -21,51 +21,6 @@ beforeAll(() => {
   });
 });
 afterAll(() => world.dispose());
-
-const working = (o: SimOrderView | undefined): boolean =>
-  o !== undefined && (o.status === 'OPEN' || o.status === 'PENDING');
-
-/** The bracket's orders at the exchange, by role (a long bracket: buy entry, sell legs). */
-function roles(orders: readonly SimOrderView[]) {
-  const mine = orders.filter((o) => o.token === TOKEN);
-  return {
-    entries: mine.filter((o) => o.transactionType === 'B'),
-    stops: mine.filter((o) => o.transactionType === 'S' && o.order === 'SL-MKT'),
-    targets: mine.filter((o) => o.transactionType === 'S' && o.order !== 'SL-MKT'),
-  };
-}
-
-/** One look at the book: is a long position at the exchange covered by a working stop? */
-interface Sample {
-  position: number;
-  stopWorking: number;
-}
-
-/**
- * Reads the book until `done` holds, at most `timeoutMs` (each read bounded by SimAdmin),
- * recording every read into `samples`. Rejects with the last book on timeout.
- */
-async function readBookUntil(
-  admin: SimAdmin,
-  done: (orders: readonly SimOrderView[]) => boolean,
-  timeoutMs: number,
-  what: string,
-  samples: Sample[] = [],
-): Promise<SimOrderView[]> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const book = await admin.orders();
-    const { stops } = roles(book.orders);
-    samples.push({
-      position: book.positions[String(TOKEN)] ?? 0,
-      stopWorking: stops.filter(working).reduce((n, o) => n + o.quantity - o.filled, 0),
-    });
-    if (done(book.orders)) return book.orders;
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(book.orders)}`);
-    // Paced on the simulator's own answer time: one read at a time, no fixed sleep.
-  }
-}
 
 // How this was checked to fail (break, see it fail, restore):
 // - the restored bracket's legs not cancelled when nothing is left to protect (the
@@ -202,7 +157,7 @@ describe('e2e: a managed bracket across kill -9', { timeout: 90_000 }, () => {
     expect(r.stops, ctx).toHaveLength(1);
     expect(r.targets, ctx).toHaveLength(1);
     // Flat at the end, and never long without a working stop for the whole quantity.
-    expect(book.positions[String(TOKEN)] ?? 0, ctx).toBe(0);
+    expect(book.positions['3045'] ?? 0, ctx).toBe(0);
     expect(
       samples.filter((s) => s.position > 0 && s.stopWorking < s.position),
       ctx,
