@@ -20,3 +20,31 @@ describe("a strategy's cancel", () => {
     await engine.stop();
   });
 });
+
+describe('cancel-and-replace past the modification limit', () => {
+  it("keeps the strategy's ownership of the re-placed order", async () => {
+    const venue = paperBracketVenue();
+    const { engine } = venue.engine({ maxModifications: 1 });
+    engine.start();
+    const instrument = bracketIntent('x').instrument;
+    await engine.submit({
+      kind: 'place',
+      strategyId: 's1',
+      id: 'bid',
+      instrument,
+      side: 'B',
+      quantity: 10,
+      orderType: 'LMT',
+      price: 79_000,
+      product: 'I',
+    });
+    await venue.wait();
+    for (const [n, price] of [79_100, 79_200].entries()) {
+      await engine.submit({ kind: 'modify', strategyId: 's1', id: `m${n}`, target: 'bid', price });
+      await venue.wait();
+    }
+    const open = engine.openOrders('s1', 3045);
+    expect(open.map((o) => [o.intentId, o.price, o.system])).toEqual([['bid', 79_200, false]]);
+    await engine.stop();
+  });
+});

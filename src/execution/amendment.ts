@@ -101,6 +101,13 @@ export class Amendments {
     const remaining = changed.quantity - filled;
     if (remaining <= 0) return;
     await this.core.place({ ...changed, quantity: remaining }, undefined, true);
+    // Placed as the framework's (so its intent id may be used again), but it stays the
+    // strategy's order: `target()` counts and cancels it as it did the one it replaces.
+    const replacement = this.core.tracker.byIntent(changed.strategyId, changed.id);
+    if (replacement !== undefined && replacement !== order && replacement.system === true) {
+      replacement.system = false;
+      this.core.persist(replacement);
+    }
   }
 
   /** Cancels the open order an intent targets. */
