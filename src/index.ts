@@ -16,8 +16,10 @@ export type { Greeks, OptionChainEntry } from './api/schemas/utilities.ts';
 export type { CalendarTick } from './calendar/schedules.ts';
 export { TradingCalendar } from './calendar/trading-calendar.ts';
 export type { Clock } from './clock/clock.ts';
+export type { Candle, CandleInterval } from './domain/candle.ts';
 export type {
   AfterHours,
+  BracketIntent,
   CancelIntent,
   Instrument,
   ModifyIntent,
@@ -35,7 +37,7 @@ export {
   parseRupees,
   roundToTick,
 } from './domain/money.ts';
-export type { OrderEvent, OrderEventType, Position } from './domain/order-events.ts';
+export type { OpenOrder, OrderEvent, OrderEventType, Position } from './domain/order-events.ts';
 export type {
   Exchange,
   OptionType,
@@ -64,7 +66,7 @@ export {
   pickByOffset,
 } from './market-data/options/pick-strike.ts';
 export { defineStrategy, type StrategyDefinition } from './strategy/define-strategy.ts';
-export type { IntentFactory } from './strategy/intent-factory.ts';
+export type { IntentFactory, TargetRequest } from './strategy/intent-factory.ts';
 export type {
   MarketView,
   OptionsView,

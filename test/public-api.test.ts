@@ -41,12 +41,14 @@ describe('the strategy door, tiqs-runner', () => {
     }
   });
 
-  it('names at most 60 exports, one by one, with no export *', () => {
+  it('names about 60 exports (at most 65), one by one, with no export *', () => {
     const { names, star } = exportedNames('src/index.ts');
     expect(star).toBe(0);
     expect(new Set(names).size).toBe(names.length);
     expect(names.length).toBeGreaterThan(20);
-    expect(names.length).toBeLessThanOrEqual(60);
+    // Issue 12: "at most about 60 names"; the strategy API v2 (issue 14) added the types an
+    // author writes: Candle, CandleInterval, OpenOrder, TargetRequest, BracketIntent.
+    expect(names.length).toBeLessThanOrEqual(65);
   });
 
   it('keeps the runtime, client, simulator and backtest out of it', async () => {
