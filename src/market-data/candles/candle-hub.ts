@@ -1,7 +1,12 @@
 import type { Logger } from 'pino';
-import { from, Observable, Subject } from 'rxjs';
+import { from, Observable, Subject, Subscription } from 'rxjs';
 import type { Clock } from '../../clock/clock.ts';
-import { CANDLE_INTERVALS, type Candle, type CandleInterval } from '../../domain/candle.ts';
+import {
+  CANDLE_INTERVALS,
+  type Candle,
+  type CandleInterval,
+  candleSlot,
+} from '../../domain/candle.ts';
 import type { HealthEvent } from '../health.ts';
 import type { CandleCalendar, ExchangeOf } from './candle-calendar.ts';
 import type { CandleHistory } from './candle-history.ts';
@@ -69,31 +74,109 @@ export class CandleHub {
     return new Observable<Candle>((subscriber) => {
       const now = this.options.clock.now();
       const abort = new AbortController();
-      const buffered: Candle[] = [];
-      let warm = false;
-      const liveSub = live.subscribe({
-        next: (c) => {
-          // History has every candle ended by `now`: a live one of those would repeat it.
-          if (c.end <= now) return;
-          if (warm) subscriber.next(c);
-          else buffered.push(c);
-        },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => (warm ? subscriber.complete() : undefined),
-      });
-      const fetched = this.history(token, interval, wanted, now, abort.signal, onWarning);
-      const historySub = from(fetched).subscribe((candles) => {
-        for (const c of candles) subscriber.next(c);
-        warm = true;
-        for (const c of buffered.splice(0)) subscriber.next(c);
-        if (liveSub.closed) subscriber.complete();
-      });
-      return () => {
-        abort.abort();
-        historySub.unsubscribe();
-        liveSub.unsubscribe();
+      const subs = new Subscription(() => abort.abort());
+      // Live candles wait here while history (the warm-up, then the seam's fill) is fetched.
+      const waiting: Candle[] = [];
+      let busy = true;
+      let seamChecked = false;
+      let liveDone = false;
+      /** Emits `candles` (history), then lets the waiting live ones through. */
+      const after = (fetched: Promise<Candle[]>): void => {
+        busy = true;
+        subs.add(
+          from(fetched).subscribe((candles) => {
+            for (const c of candles) subscriber.next(c);
+            busy = false;
+            drain();
+          }),
+        );
       };
+      const drain = (): void => {
+        while (!busy && waiting.length > 0) {
+          const first = waiting[0] as Candle;
+          if (!seamChecked) {
+            seamChecked = true;
+            const fillFrom = this.seamGap(token, interval, now, first.start);
+            if (fillFrom !== undefined) {
+              after(this.seamFill(token, interval, fillFrom, now, first.start, abort.signal));
+              return;
+            }
+          }
+          waiting.shift();
+          subscriber.next(first);
+        }
+        if (!busy && liveDone) subscriber.complete();
+      };
+      subs.add(
+        live.subscribe({
+          next: (c) => {
+            // History has every candle ended by `now`: a live one of those would repeat it.
+            if (c.end <= now) return;
+            waiting.push(c);
+            drain();
+          },
+          error: (err: unknown) => subscriber.error(err),
+          complete: () => {
+            liveDone = true;
+            drain();
+          },
+        }),
+      );
+      after(this.history(token, interval, wanted, now, abort.signal, onWarning));
+      return subs;
     });
+  }
+
+  /**
+   * Where the seam has a gap: the first live candle starts after the candle that was in
+   * progress at `now` (no quote stamped inside it came, e.g. the first poll was answered
+   * after its end), so the candles ending between `now` and it are in neither history nor
+   * live. Returns the start of the slot in progress at `now` when such a slot exists.
+   */
+  private seamGap(
+    token: number,
+    interval: CandleInterval,
+    now: number,
+    liveStart: number,
+  ): number | undefined {
+    const calendar = this.options.calendar();
+    if (this.options.history === undefined || calendar === undefined) return undefined;
+    const exchange = this.options.exchangeOf?.(token);
+    const session = calendar.sessionAt(now, exchange);
+    const fillFrom = session === undefined ? now : candleSlot(now, interval, session).start;
+    // The last slot ended by the live candle's start: none since `fillFrom`, no gap.
+    const last = lookbackStart(calendar, liveStart, interval, 1, exchange);
+    return fillFrom < liveStart && last >= fillFrom && last < liveStart ? fillFrom : undefined;
+  }
+
+  /** The candles ending in `(now, liveStart]`, from history (`historical: true`). */
+  private async seamFill(
+    token: number,
+    interval: CandleInterval,
+    fillFrom: number,
+    now: number,
+    liveStart: number,
+    signal: AbortSignal,
+  ): Promise<Candle[]> {
+    const { history } = this.options;
+    const calendar = this.options.calendar();
+    if (history === undefined || calendar === undefined) return [];
+    const exchange = this.options.exchangeOf?.(token);
+    const request = { token, interval, exchange, from: fillFrom, to: liveStart, calendar };
+    try {
+      const got = await history.candles(request, signal);
+      return got
+        .filter((c) => c.start >= fillFrom && c.end > now && c.end <= liveStart)
+        .map((c) => ({ ...c, historical: true }));
+    } catch (err) {
+      if (signal.aborted) return [];
+      const reason = err instanceof Error ? err.message : String(err);
+      this.options.logger?.warn(
+        { token, interval, from: fillFrom, to: liveStart },
+        `${interval} candles of ${token}: history to fill the seam unavailable: ${reason}`,
+      );
+      return [];
+    }
   }
 
   /** The last `wanted` candles ended by `now`, marked historical; short or none warns. */
