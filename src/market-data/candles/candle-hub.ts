@@ -36,6 +36,9 @@ export interface CandleHubOptions {
  * {@link LiveCandles}, preceded on request by history. The seam has no gap and no
  * duplicate: history is the candles that ended by the instant of subscribing, live is
  * the ones ending after it (live candles completing while history is fetched wait for it).
+ * When the candle in progress at subscribing got no live quote (the first live candle
+ * starts after it), history is asked once more for the candles ending in between, emitted
+ * `historical: true` just before that first live candle.
  * When history is short or unavailable the stream starts cold, says so on
  * {@link warnings$} (a `degraded` health event of the token) and in a log line.
  *
