@@ -23,8 +23,8 @@ export interface BracketEventHooks {
 }
 
 /**
- * Follows one order event for the brackets: fills of the entry and the legs are
- * counted, a leg's placement submitted records its tag, a leg denied or rejected makes
+ * Follows one order event for the brackets: fills of the entry, the legs and the
+ * market exit are counted, a leg's placement submitted records its tag, a leg denied or rejected makes
  * the bracket flatten (never a naked position), a failed modification is sent again
  * (at most {@link MODIFY_ATTEMPTS} times in a row), and a leg cancelled by someone else
  * ends the bracket.
@@ -33,6 +33,16 @@ export function followEvent(e: OrderEvent, hooks: BracketEventHooks): void {
   const { bracket, part, modify } = legOf(e.intentId);
   const live = hooks.find(e.strategyId, bracket);
   if (live === undefined) return;
+  if (part === 'exit') {
+    // The market exit's fills count as the bracket's, so no step (nor a restart) exits again.
+    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
+      const side = hooks.tracker.byIntent(e.strategyId, e.intentId)?.intent.side;
+      const back = side === live.record.intent.side;
+      addFill(live.fills, part, e.fillId, e.fillQuantity, e.fillPrice, back);
+      hooks.schedule(live);
+    }
+    return;
+  }
   if (modify) {
     if (part !== 'entry' && (e.type === 'OrderDenied' || e.type === 'OrderRejected'))
       modifyFailed(live, part, e.reason, hooks);

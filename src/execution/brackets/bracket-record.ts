@@ -35,6 +35,11 @@ export interface BracketFills {
   /** Sum of quantity × price over the entry's fills, for the average. */
   entryValue: number;
   exits: Record<LegName, number>;
+  /**
+   * Net quantity the bracket's market exit (`<id>/exit`) closed: a buy-back past flat
+   * counts negative. Counted, so a restart does not exit (or buy back) again.
+   */
+  market: number;
   /** Fill ids already counted. */
   seen: Set<string>;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrderEvent } from '../../domain/order-events.ts';
 import type { PaperBroker } from '../../paper/paper-broker.ts';
 import { bracketIntent, paperBracketVenue } from '../../paper/testing/paper-bracket-venue.ts';
+import { sbinFullQuote } from '../../paper/testing/sbin-full-quote.ts';
 
 /** Working orders at the venue: [order type, trigger or price in rupees, quantity]. */
 async function working(broker: PaperBroker): Promise<Array<[string, string, string]>> {
@@ -133,5 +134,35 @@ describe('BracketManager: square-off and kill switch end the bracket', () => {
       'b1/tp',
     ]);
     await engine.stop();
+  });
+
+  it('a stop just after the buy-back of both legs filled does not buy back again at the next start', async () => {
+    const venue = paperBracketVenue();
+    const first = venue.engine();
+    first.engine.start();
+    await first.engine.submit(bracketIntent('b1', { target: { points: 1_000 } }));
+    await venue.price(80_000);
+    // Stopped between the exit's placement and the journal's save of the ended bracket.
+    let stopping: Promise<void> | undefined;
+    first.engine.events$.subscribe((e) => {
+      if (stopping === undefined && e.type === 'OrderSubmitted' && e.intentId === 'b1/exit')
+        stopping = first.engine.stop();
+    });
+    // Both legs fill within one read of the books: the target, then the stop.
+    venue.feed.next(sbinFullQuote(81_200, venue.clock.now()));
+    await venue.turn();
+    venue.feed.next(sbinFullQuote(79_000, venue.clock.now()));
+    await venue.turn();
+    for (let i = 0; i < 4; i++) await venue.wait();
+    expect(stopping).toBeDefined();
+    await stopping;
+    const second = venue.engine();
+    await second.engine.recover();
+    second.engine.start();
+    for (let i = 0; i < 4; i++) await venue.wait();
+    expect(ofType(second.events, 'OrderSubmitted')).toEqual([]);
+    expect(second.engine.positions.positions('s1')[0]?.netQuantity).toBe(0);
+    expect(second.engine.brackets.size).toBe(0);
+    await second.engine.stop();
   });
 });

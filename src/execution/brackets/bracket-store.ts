@@ -1,6 +1,6 @@
 import type { Journal } from '../journal.ts';
 import type { BracketFills, BracketRecord } from './bracket-record.ts';
-import { type LegName, legOf } from './leg-ids.ts';
+import { type BracketPart, legOf } from './leg-ids.ts';
 
 /** The journal meta key the live brackets are kept under. */
 const META_KEY = 'brackets';
@@ -13,23 +13,29 @@ export const noFills = (): BracketFills => ({
   entryQuantity: 0,
   entryValue: 0,
   exits: { sl: 0, tp: 0 },
+  market: 0,
   seen: new Set(),
 });
 
-/** Counts one fill of a bracket's part, once per fill id. */
+/**
+ * Counts one fill of a bracket's part, once per fill id. `back` marks a fill of the
+ * market exit on the entry's side (a buy-back past flat).
+ */
 export function addFill(
   fills: BracketFills,
-  part: 'entry' | LegName,
+  part: BracketPart['part'],
   fillId: string,
   quantity: number,
   price: number,
+  back = false,
 ): void {
   if (fills.seen.has(fillId)) return;
   fills.seen.add(fillId);
   if (part === 'entry') {
     fills.entryQuantity += quantity;
     fills.entryValue += quantity * price;
-  } else fills.exits[part] += quantity;
+  } else if (part === 'exit') fills.market += back ? -quantity : quantity;
+  else fills.exits[part] += quantity;
 }
 
 /**
@@ -61,16 +67,25 @@ export class BracketStore {
     for (const r of records) out.set(bracketKey(r.strategyId, r.intent.id), noFills());
     const { orders, fills } = this.journal.load();
     /** Tag → the bracket's fills and which part of it (entry or a leg). */
-    const parts = new Map<string, { fills: BracketFills; part: 'entry' | LegName }>();
+    const parts = new Map<
+      string,
+      { fills: BracketFills; part: BracketPart['part']; back: boolean }
+    >();
+    const sides = new Map(
+      records.map((r) => [bracketKey(r.strategyId, r.intent.id), r.intent.side]),
+    );
     for (const o of orders) {
       const { bracket, part } = legOf(o.intentId);
-      const target = out.get(bracketKey(o.strategyId, bracket));
+      const key = bracketKey(o.strategyId, bracket);
+      const target = out.get(key);
       if (target === undefined) continue;
-      for (const tag of [o.tag, ...(o.previousTags ?? [])]) parts.set(tag, { fills: target, part });
+      const back = part === 'exit' && o.intent.side === sides.get(key);
+      for (const tag of [o.tag, ...(o.previousTags ?? [])])
+        parts.set(tag, { fills: target, part, back });
     }
     for (const f of fills) {
       const at = parts.get(f.tag);
-      if (at !== undefined) addFill(at.fills, at.part, f.fillId, f.quantity, f.price);
+      if (at !== undefined) addFill(at.fills, at.part, f.fillId, f.quantity, f.price, at.back);
     }
     return out;
   }

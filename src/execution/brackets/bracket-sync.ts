@@ -29,7 +29,8 @@ export async function syncBracket(live: LiveBracket, deps: SyncDeps): Promise<vo
   const entry = core.tracker.byIntent(strategyId, intent.id);
   const entryWorking =
     entry === undefined ? !(live.entryGone || live.restored === true) : !isFinal(entry.status);
-  const exited = fills.exits.sl + fills.exits.tp;
+  // The market exit counts too (negative for a buy-back), so it never runs twice.
+  const exited = fills.exits.sl + fills.exits.tp + fills.market;
   const dir = directionOf(intent);
   const position =
     core.positions.positions(strategyId).find((p) => p.token === intent.instrument.token)
@@ -49,8 +50,9 @@ export async function syncBracket(live: LiveBracket, deps: SyncDeps): Promise<vo
       deps.finish(`flattened: ${live.failure}`, 'error');
     } else {
       // Both legs filled (a one-cancels-other race at the exchange): the position went
-      // past flat by the excess; buy (or sell) it back.
-      await exitAtMarket(live, intent.side, excess, deps);
+      // past flat by the excess; buy (or sell) it back, never past flat the other way.
+      const back = Math.min(excess, Math.max(0, -dir * position));
+      await exitAtMarket(live, intent.side, back, deps);
       deps.finish(`both legs filled: ${excess} bought back past flat`, 'error');
     }
     return;
@@ -109,6 +111,9 @@ async function exitAtMarket(
 ): Promise<void> {
   if (quantity <= 0) return;
   const { intent, strategyId } = live.record;
+  // One exit per bracket: one already placed (by this run, or by one a restart cut
+  // short before the journal's brackets were saved) is not placed again.
+  if (deps.core.tracker.byIntent(strategyId, exitIntentId(intent.id)) !== undefined) return;
   const exit = {
     kind: 'place',
     strategyId,

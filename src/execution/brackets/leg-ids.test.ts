@@ -32,7 +32,7 @@ describe('bracket legs', () => {
     expect(legOf('p4#2/sl~m')).toEqual({ bracket: 'p4', part: 'sl', modify: true });
     expect(legOf('p4/tp')).toEqual({ bracket: 'p4', part: 'tp', modify: false });
     expect(legOf('p4')).toEqual({ bracket: 'p4', part: 'entry', modify: false });
-    expect(legOf('p4/exit')).toEqual({ bracket: 'p4/exit', part: 'entry', modify: false });
+    expect(legOf('p4/exit')).toEqual({ bracket: 'p4', part: 'exit', modify: false });
     // A restarted strategy numbers its ids past its brackets' legs.
     expect(lastAutoIdNumber(['p4#2/tp', 'p9/sl'])).toBe(9);
   });

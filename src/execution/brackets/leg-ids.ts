@@ -25,8 +25,14 @@ export function legIntentId(bracketId: string, leg: LegName, generation: number)
 /** The intent id of a modification of a leg's order. */
 export const modifyIntentId = (legId: string): string => `${legId}${MODIFY_SUFFIX}`;
 
-/** The intent id of the market exit that flattens a bracket whose protection failed. */
-export const exitIntentId = (bracketId: string): string => `${bracketId}/exit`;
+/** Suffix of a bracket's market exit: `<bracket>/exit`. */
+const EXIT_SUFFIX = '/exit';
+
+/**
+ * The intent id of the market exit that flattens a bracket whose protection failed (or
+ * buys back the excess when both legs filled). One per bracket: it is never placed twice.
+ */
+export const exitIntentId = (bracketId: string): string => `${bracketId}${EXIT_SUFFIX}`;
 
 /**
  * The bracket a leg's intent id belongs to, i.e. its one-cancels-other group, or
@@ -47,7 +53,8 @@ export function ocoGroupOf(intentId: string): string | undefined {
 export interface BracketPart {
   /** The bracket's id (for its entry, the id itself). */
   bracket: string;
-  part: 'entry' | LegName;
+  /** `exit` is the bracket's market exit (see {@link exitIntentId}). */
+  part: 'entry' | LegName | 'exit';
   /** A modification of the leg (`<leg id>~m`), not the leg's order itself. */
   modify: boolean;
 }
@@ -59,12 +66,15 @@ export interface BracketPart {
  * @example
  * ```ts
  * legOf('p4#2/sl~m'); // { bracket: 'p4', part: 'sl', modify: true }
+ * legOf('p4/exit'); // { bracket: 'p4', part: 'exit', modify: false }
  * legOf('p4'); // { bracket: 'p4', part: 'entry', modify: false }
  * ```
  */
 export function legOf(intentId: string): BracketPart {
   const modify = intentId.endsWith(MODIFY_SUFFIX);
   const id = modify ? intentId.slice(0, -MODIFY_SUFFIX.length) : intentId;
+  if (!modify && id.endsWith(EXIT_SUFFIX))
+    return { bracket: id.slice(0, -EXIT_SUFFIX.length), part: 'exit', modify: false };
   const match = LEG_ID.exec(id);
   if (match === null) return { bracket: intentId, part: 'entry', modify: false };
   return { bracket: match[1] as string, part: match[3] as LegName, modify };
