@@ -51,6 +51,10 @@ describe('checkIntent', () => {
     ['auto-eod-9', /starts with "auto-eod-", which is reserved for the intraday square-off/],
     ['exit/stop', /ends with "\/stop", which is reserved for a cover order's stop leg/],
     ['p1#duplicate', /ends with "#duplicate"/],
+    // Checked to fail: before the reservation both passed; `b1/exit` shared bracket b1's
+    // exit id, and `b1/sl~m` denied was read as a failed modification of b1's stop.
+    ['b1/exit', /ends with "\/exit", which is reserved for a bracket's market exit/],
+    ['b1/sl~m', /ends with "~m", which is reserved for a modification of a bracket's leg/],
     // Checked to fail: run against the previous check-intent.ts, both of these passed.
     [
       'kill-1732345200000',

@@ -28,6 +28,8 @@ export const RESERVED_INTENT_IDS: {
     '#duplicate': 'a late duplicate of a re-placed order',
     '/sl': "a bracket's stop leg",
     '/tp': "a bracket's target leg",
+    '/exit': "a bracket's market exit",
+    '~m': "a modification of a bracket's leg",
   },
 };
 
