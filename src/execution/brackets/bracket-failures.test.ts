@@ -55,6 +55,36 @@ describe('BracketManager: a leg that fails never leaves the position naked', () 
     await engine.stop();
   });
 
+  it('keeps a bracket whose exit is denied, and exits at the next step: never ended naked', async () => {
+    const venue = paperBracketVenue();
+    // The quote risk values a market order at; above ₹810 the exit of 10 is past the limit.
+    let ltp = 80_000;
+    const { engine, events } = venue.engine({
+      quote: () => ({ ltp, lowerLimit: 72_000, upperLimit: 88_000 }),
+      risk: { marketProtectionPercent: 0, maxOrderValue: 810_000 },
+    });
+    engine.start();
+    await engine.submit(
+      bracketIntent('b1', { stopLoss: { price: 71_000 }, target: { points: 800 } }),
+    );
+    ltp = 90_000;
+    await venue.price(80_000);
+    for (let i = 0; i < 3; i++) await venue.wait();
+    const denied = events.filter((e) => e.type === 'OrderDenied').map((e) => e.intentId);
+    expect(denied.slice(0, 2)).toEqual(['b1/sl', 'b1/exit']);
+    // Checked to fail: before, the bracket ended "flattened" here with the position open.
+    expect(engine.brackets.size).toBe(1);
+    expect(engine.positions.positions('s1')[0]?.netQuantity).toBe(10);
+    ltp = 80_000;
+    await venue.price(80_000);
+    for (let i = 0; i < 3; i++) await venue.wait();
+    const fills = events.filter((e) => e.type === 'OrderFilled').map((e) => e.intentId);
+    expect(fills).toEqual(['b1', 'b1/exit']);
+    expect(engine.positions.positions('s1')[0]?.netQuantity).toBe(0);
+    expect(engine.brackets.size).toBe(0);
+    await engine.stop();
+  });
+
   it('places both legs past the daily order budget: an exit is never held back by a count', async () => {
     const venue = paperBracketVenue();
     const { engine, events } = venue.engine({

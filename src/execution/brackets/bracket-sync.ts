@@ -45,15 +45,17 @@ export async function syncBracket(live: LiveBracket, deps: SyncDeps): Promise<vo
   if (live.failure !== undefined || excess > 0) {
     const orders = [entryWorking ? entry : undefined, working('sl'), working('tp')];
     if (!(await cancelAll(live, orders, deps)) || live.requested.size > 0) return;
+    // The bracket ends only once its exit is out: one denied or deferred leaves it failed,
+    // and the next step (an event or a price) tries again, so the position is never naked.
     if (live.failure !== undefined) {
-      await exitAtMarket(live, intent.side === 'B' ? 'S' : 'B', open, deps);
-      deps.finish(`flattened: ${live.failure}`, 'error');
+      if (await exitAtMarket(live, intent.side === 'B' ? 'S' : 'B', open, deps))
+        deps.finish(`flattened: ${live.failure}`, 'error');
     } else {
       // Both legs filled (a one-cancels-other race at the exchange): the position went
       // past flat by the excess; buy (or sell) it back, never past flat the other way.
       const back = Math.min(excess, Math.max(0, -dir * position));
-      await exitAtMarket(live, intent.side, back, deps);
-      deps.finish(`both legs filled: ${excess} bought back past flat`, 'error');
+      if (await exitAtMarket(live, intent.side, back, deps))
+        deps.finish(`both legs filled: ${excess} bought back past flat`, 'error');
     }
     return;
   }
@@ -102,18 +104,23 @@ async function cancelAll(
   return left.length === 0;
 }
 
-/** Places the framework's market exit for what the bracket holds (or holds too much). */
+/**
+ * Places the framework's market exit for what the bracket holds (or holds too much);
+ * true once nothing is left to exit or the exit's order stands (false: denied or deferred).
+ */
 async function exitAtMarket(
   live: LiveBracket,
   side: TransactionType,
   quantity: number,
   deps: SyncDeps,
-): Promise<void> {
-  if (quantity <= 0) return;
+): Promise<boolean> {
+  if (quantity <= 0) return true;
   const { intent, strategyId } = live.record;
+  const placed = () =>
+    deps.core.tracker.byIntent(strategyId, exitIntentId(intent.id)) !== undefined;
   // One exit per bracket: one already placed (by this run, or by one a restart cut
   // short before the journal's brackets were saved) is not placed again.
-  if (deps.core.tracker.byIntent(strategyId, exitIntentId(intent.id)) !== undefined) return;
+  if (placed()) return true;
   const exit = {
     kind: 'place',
     strategyId,
@@ -131,6 +138,12 @@ async function exitAtMarket(
   } catch (err) {
     deps.core.onBrokerError(exit, err);
   }
+  if (placed()) return true;
+  deps.core.options.logger.error(
+    { strategyId, bracket: intent.id, quantity },
+    'bracket exit not placed (denied or deferred): the position stays open; trying again at the next step',
+  );
+  return false;
 }
 
 /**
@@ -142,6 +155,9 @@ export function wantsStep(live: LiveBracket, ltp: Paise): boolean {
   const { record, fills } = live;
   const { intent } = record;
   if (live.modifyFailures.sl + live.modifyFailures.tp > 0) return true;
+  // A failed bracket (or one past flat) whose exit did not go out tries again.
+  const exited = fills.exits.sl + fills.exits.tp + fills.market;
+  if (live.failure !== undefined || exited > fills.entryQuantity) return true;
   const average = entryAverage(fills);
   const stop = record.legs.sl;
   if (intent.trailing === undefined || average === undefined || stop === undefined) return false;
