@@ -25,7 +25,7 @@ export function exposureOf(
   except?: TrackedOrder,
   group?: string,
 ): Exposure {
-  const position = positions.positions(strategyId).find((p) => p.token === token)?.netQuantity ?? 0;
+  const position = positions.position(strategyId, token)?.netQuantity ?? 0;
   let pending = 0;
   /** Per one-cancels-other group, its largest signed remainder. */
   const legs = new Map<string, number>();

@@ -1,6 +1,7 @@
-import type { BracketIntent, PlaceIntent, RoutedIntent } from '../domain/intents.ts';
+import type { PlaceIntent, RoutedIntent } from '../domain/intents.ts';
 import { parseRupees } from '../domain/money.ts';
 import type { OpenOrder } from '../domain/order-events.ts';
+import { entryIntent } from './brackets/bracket-entry.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
 
 /** The wire's rupee text as paise; the wire writes "0" (or nothing) for "no price". */
@@ -56,18 +57,6 @@ function deferredOrder(intent: PlaceIntent): OpenOrder {
   };
 }
 
-/** A bracket's entry as the placement it will make. */
-const bracketEntry = (b: BracketIntent): PlaceIntent => ({
-  kind: 'place',
-  id: b.id,
-  instrument: b.instrument,
-  side: b.side,
-  quantity: b.quantity,
-  orderType: b.entry.orderType,
-  ...(b.entry.price === undefined ? {} : { price: b.entry.price }),
-  product: b.product,
-});
-
 /**
  * The working orders of `strategyId` (in `token`, or all): the tracker's non-final
  * orders in placement order, then its placements still deferred.
@@ -93,7 +82,7 @@ export function openOrdersOf(
     if (i.strategyId !== strategyId) continue;
     // A bracket deferred whole (a pause, the start's reconciliation) shows as its entry,
     // so a strategy does not send it twice.
-    const place = i.kind === 'bracket' ? bracketEntry(i) : i.kind === 'place' ? i : undefined;
+    const place = i.kind === 'bracket' ? entryIntent(i) : i.kind === 'place' ? i : undefined;
     if (place === undefined) continue;
     if (token === undefined || place.instrument.token === token) out.push(deferredOrder(place));
   }

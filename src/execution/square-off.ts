@@ -25,8 +25,7 @@ export async function squareOff(
     ].filter((t) => intent.token === undefined || t === intent.token),
   );
   for (const token of tokens) {
-    const position =
-      core.positions.positions(intent.strategyId).find((p) => p.token === token)?.netQuantity ?? 0;
+    const position = core.positions.position(intent.strategyId, token)?.netQuantity ?? 0;
     // Placements not yet answered cannot be cancelled; what they may still add counts.
     const unanswered = core.tracker
       .active()

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { BehaviorSubject, EMPTY } from 'rxjs';
 import { TradingCalendar } from '../../src/calendar/trading-calendar.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
+import type { PlaceIntent } from '../../src/domain/intents.ts';
 import type { MarketSessions } from '../../src/domain/market-sessions.ts';
 import type {
   ExecutionEngine,
@@ -23,6 +24,22 @@ export const SBIN = {
   lotSize: 1,
   tickSize: 5,
 } as const;
+
+/** A place intent of strategy `s1` (buy 10 SBIN at market unless changed). */
+export const place = (
+  id: string,
+  extra: Partial<PlaceIntent> = {},
+): PlaceIntent & { strategyId: string } => ({
+  kind: 'place',
+  strategyId: 's1',
+  id,
+  instrument: SBIN,
+  side: 'B',
+  quantity: 10,
+  orderType: 'MKT',
+  product: 'I',
+  ...extra,
+});
 
 /** The simulator's calendar (its holidays), for sessions and the trading window. */
 export const SIM_CALENDAR: TradingCalendar = TradingCalendar.fromHolidays(SIM_HOLIDAYS);

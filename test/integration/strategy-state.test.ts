@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderIntent, PlaceIntent } from '../../src/domain/intents.ts';
-import { paperStateVenue, SBIN } from '../helpers/paper-state-venue.ts';
+import type { OrderIntent } from '../../src/domain/intents.ts';
+import { paperStateVenue, place, SBIN } from '../helpers/paper-state-venue.ts';
 
 const START = Date.parse('2026-11-20T10:00:00+05:30');
-
-const place = (
-  id: string,
-  extra: Partial<PlaceIntent> = {},
-): PlaceIntent & { strategyId: string } => ({
-  kind: 'place',
-  strategyId: 's1',
-  id,
-  instrument: SBIN,
-  side: 'B',
-  quantity: 10,
-  orderType: 'MKT',
-  product: 'I',
-  ...extra,
-});
 
 describe('ctx.position and ctx.openOrders over the engine', () => {
   it('read fills and working orders synchronously, and the same after a restart', async () => {

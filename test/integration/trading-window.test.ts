@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaceIntent } from '../../src/domain/intents.ts';
 import type { OrderEvent } from '../../src/domain/order-events.ts';
-import { paperStateVenue, SBIN, SIM_CALENDAR } from '../helpers/paper-state-venue.ts';
+import { paperStateVenue, place, SIM_CALENDAR } from '../helpers/paper-state-venue.ts';
 
 const at = (time: string) => Date.parse(`2026-11-20T${time}+05:30`);
-const place = (
-  id: string,
-  extra: Partial<PlaceIntent> = {},
-): PlaceIntent & { strategyId: string } => ({
-  kind: 'place',
-  strategyId: 's1',
-  id,
-  instrument: SBIN,
-  side: 'B',
-  quantity: 10,
-  orderType: 'MKT',
-  product: 'I',
-  ...extra,
-});
-
 describe('the trading window on the engine (paper venue, virtual time)', () => {
   it("denies a re-buy in the same instant as the framework's square-off; exits pass", async () => {
     // The RSI case. How this was checked: without the window check in placement, the

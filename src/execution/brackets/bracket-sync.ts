@@ -32,9 +32,7 @@ export async function syncBracket(live: LiveBracket, deps: SyncDeps): Promise<vo
   // The market exit counts too (negative for a buy-back), so it never runs twice.
   const exited = fills.exits.sl + fills.exits.tp + fills.market;
   const dir = directionOf(intent);
-  const position =
-    core.positions.positions(strategyId).find((p) => p.token === intent.instrument.token)
-      ?.netQuantity ?? 0;
+  const position = core.positions.position(strategyId, intent.instrument.token)?.netQuantity ?? 0;
   const open = Math.max(0, Math.min(fills.entryQuantity - exited, dir * position));
   const working = (leg: LegName): TrackedOrder | undefined => {
     const id = record.legs[leg]?.intentId;

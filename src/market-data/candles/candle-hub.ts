@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { from, Observable, Subject, Subscription } from 'rxjs';
+import { errorMessage } from '../../calendar/error-message.ts';
 import type { Clock } from '../../clock/clock.ts';
 import {
   CANDLE_INTERVALS,
@@ -173,7 +174,7 @@ export class CandleHub {
         .map((c) => ({ ...c, historical: true }));
     } catch (err) {
       if (signal.aborted) return [];
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = errorMessage(err);
       this.options.logger?.warn(
         { token, interval, from: fillFrom, to: liveStart },
         `${interval} candles of ${token}: history to fill the seam unavailable: ${reason}`,
@@ -211,7 +212,7 @@ export class CandleHub {
         if (candles.length < wanted) reason = `history has ${candles.length} of ${wanted} candles`;
       } catch (err) {
         if (signal.aborted) return [];
-        reason = `history unavailable: ${err instanceof Error ? err.message : String(err)}`;
+        reason = `history unavailable: ${errorMessage(err)}`;
       }
     }
     if (reason !== undefined) {

@@ -6,6 +6,7 @@ import {
   type ParsedInstrumentMaster,
   parseInstrumentMaster,
 } from '../../api/instrument-master-csv.ts';
+import { errorMessage } from '../../calendar/error-message.ts';
 import type { Clock } from '../../clock/clock.ts';
 import type { Instrument } from '../../domain/intents.ts';
 import { toIstIso } from '../../domain/ist.ts';
@@ -71,8 +72,6 @@ function emptyMasterProblem({ skipped, otherExchanges }: ParsedInstrumentMaster)
   ];
   return `the master lists no instruments: ${parts.join(', ')}`;
 }
-
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
  * The instrument master, fetched once per IST day and cached in the state folder under
@@ -147,7 +146,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
       if (cacheDir !== undefined) await this.writeCache(cacheDir, day, text);
       return this.use({ text, parsed }, { origin: 'service', day });
     } catch (err) {
-      problem = messageOf(err);
+      problem = errorMessage(err);
     }
     if (this.current.origin !== 'none') return this.keepWorking(problem);
     const stale = cacheDir === undefined ? undefined : await this.newestEarlier(cacheDir, day);
@@ -225,7 +224,7 @@ export class InstrumentMasterStore implements InstrumentLookup {
       return { text, parsed };
     } catch (err) {
       this.options.logger.warn(
-        { path, problem: messageOf(err) },
+        { path, problem: errorMessage(err) },
         'instrument master: cached copy is unreadable; ignored, fetching again',
       );
       return undefined;
@@ -268,7 +267,10 @@ export class InstrumentMasterStore implements InstrumentLookup {
       for (const f of older) await rm(join(dir, f), { force: true });
     } catch (err) {
       // A bot without a cache still has its master; the next restart fetches again.
-      this.options.logger.warn({ problem: messageOf(err) }, 'instrument master: cache not written');
+      this.options.logger.warn(
+        { problem: errorMessage(err) },
+        'instrument master: cache not written',
+      );
     }
   }
 }
