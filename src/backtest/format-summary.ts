@@ -25,6 +25,10 @@ export function formatSummary(s: Summary): string {
     ['win rate', `${s.winRate}%`],
     ['trades', `${s.trades} closed, ${s.openTrades} open`],
     ['orders / fills', `${s.orders} / ${s.fills}`],
+    [
+      'rejected',
+      `${s.rejected} rejected, ${s.denied} denied${s.rejected + s.denied > 0 ? ' (listed in report.json)' : ''}`,
+    ],
     ['exposure', `${s.exposurePercent}% of session time, max ${r(s.maxExposure)}`],
     ['quote events', String(s.quoteEvents)],
   ];

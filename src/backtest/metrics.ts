@@ -47,6 +47,10 @@ export interface Summary {
   maxExposure: Paise;
   /** Quote and greeks records the replay decoded and pushed to the market, up to the end. */
   quoteEvents: number;
+  /** Orders the engine or the broker rejected (listed in the result's `rejections`). */
+  rejected: number;
+  /** Intents a risk or state check denied before sending (listed in `rejections`). */
+  denied: number;
 }
 
 /** Inputs of {@link summarize}. */
@@ -63,6 +67,10 @@ export interface SummaryInput {
   intents: number;
   intervalSeconds: number;
   quoteEvents: number;
+  /** Rejected orders; 0 when not given. */
+  rejected?: number;
+  /** Denied intents; 0 when not given. */
+  denied?: number;
 }
 
 /** Open seconds in a trading year: 252 sessions of 6 h 15 min. */
@@ -125,6 +133,8 @@ export function summarize(input: SummaryInput): Summary {
         : round((open.filter((p) => p.exposure !== 0).length / open.length) * 100, 2),
     maxExposure: equity.reduce((m, p) => Math.max(m, p.exposure), 0),
     quoteEvents: input.quoteEvents,
+    rejected: input.rejected ?? 0,
+    denied: input.denied ?? 0,
   };
 }
 

@@ -47,6 +47,8 @@ export function* reportJsonParts(result: BacktestResult): Generator<string> {
     intents: result.intents,
     // Indicator series for the price chart: { strategyId, name, at, value }, prices in paise.
     plots: result.plots,
+    // Rejected and denied orders: { at, strategy, token, symbol?, side, quantity, kind, reason }.
+    rejections: result.rejections,
     equity: EQUITY_SLOT,
     elapsedMs: result.elapsedMs,
   };

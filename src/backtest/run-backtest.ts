@@ -14,6 +14,7 @@ import { type CostModel, costModel } from './cost-model.ts';
 import { EquitySeries } from './equity-series.ts';
 import { type EquityPoint, type Summary, summarize } from './metrics.ts';
 import { RecordingCandleHistory } from './recording-candle-history.ts';
+import { type Rejection, RejectionLog } from './rejection-log.ts';
 import { ReplayMarket } from './replay-market.ts';
 import { ReplaySource } from './replay-source.ts';
 import { type RoundTrip, roundTrips } from './round-trips.ts';
@@ -34,6 +35,8 @@ export interface BacktestResult {
   equity: EquityPoint[];
   /** What strategies plotted (`ctx.plot`), in time order: the report's indicator series. */
   plots: PlotPoint[];
+  /** Rejected and denied orders, in time order (counted in `summary.rejected` / `denied`). */
+  rejections: Rejection[];
   /** Strategy id → final status (`failed` means its stream threw). */
   strategies: Record<string, string>;
   costModel: CostModel;
@@ -95,6 +98,7 @@ export async function runBacktest(
   const ledger = new TradeLedger(model);
   const intents: IntentRecord[] = [];
   const plots: PlotPoint[] = [];
+  const rejections = new RejectionLog();
   // Columns while running (flat buffers, not an object a sample); points at the end.
   const curve = new EquitySeries();
   const capital = Math.round(bt.capital * 100);
@@ -110,7 +114,13 @@ export async function runBacktest(
   });
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));
-    subs.push(kernel.intents$.subscribe((i) => intents.push(i)));
+    subs.push(
+      kernel.intents$.subscribe((i) => {
+        intents.push(i);
+        rejections.onIntent(i);
+      }),
+    );
+    subs.push(kernel.engine.events$.subscribe((e) => rejections.onEvent(e)));
     subs.push(kernel.plots$.subscribe((p) => plots.push(p)));
     let peak = capital;
     const sample = (at: number): void => {
@@ -166,6 +176,8 @@ export async function runBacktest(
     intents: intents.length,
     intervalSeconds: bt.equityIntervalSeconds,
     quoteEvents: market.events,
+    rejected: rejections.rejected,
+    denied: rejections.denied,
   });
   return {
     name: spec.name,
@@ -177,6 +189,7 @@ export async function runBacktest(
     trades,
     equity,
     plots,
+    rejections: rejections.list,
     strategies: kernel.strategyStatus(),
     costModel: model,
     fillModel: { ...config.paper },
