@@ -1,8 +1,8 @@
-import { formatRupees } from '../domain/money.ts';
+import { formatInr } from '../domain/money.ts';
 import type { Summary } from './metrics.ts';
 
 /**
- * The summary as aligned text lines for the terminal (rupees, percents).
+ * The summary as aligned text lines for the terminal (₹ in Indian grouping, percents).
  *
  * @example
  * ```ts
@@ -10,7 +10,7 @@ import type { Summary } from './metrics.ts';
  * ```
  */
 export function formatSummary(s: Summary): string {
-  const r = (p: number): string => `₹${formatRupees(p)}`;
+  const r = formatInr;
   const c = s.costs;
   const lines: [string, string][] = [
     ['net PnL', r(s.netPnl)],

@@ -1,11 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { formatRupees } from '../domain/money.ts';
+import { formatInr } from '../domain/money.ts';
 import type { BacktestSpec, RankMetric } from './backtest-spec.ts';
 import type { Summary } from './metrics.ts';
 import { sweepGrid } from './sweep-grid.ts';
 import type { SweepExecutor, SweepJob, SweepResult } from './sweep-protocol.ts';
 import { ThreadPoolExecutor } from './thread-pool-executor.ts';
+
+/** Rank metrics in paise: shown as rupees in the table. */
+const MONEY_METRICS: ReadonlySet<RankMetric> = new Set<RankMetric>(['netPnl', 'maxDrawdown']);
 
 /** Options of {@link runSweep}. */
 export interface SweepOptions {
@@ -67,9 +70,11 @@ export async function runSweep(spec: BacktestSpec, options: SweepOptions): Promi
 }
 
 /**
- * Sorts results best first by `metric`; ties by job id, failures last. A run with no
- * closed trade has no profit factor, win rate or Sharpe worth the name: it ranks below
- * every run that traded. A profit factor of `null` with trades means no losing trade.
+ * Sorts results best first by `metric`; ties by job id, failures last. A run that had
+ * rejected or denied orders did not trade as its params asked: every clean run ranks
+ * above it, whatever its metric. A run with no closed trade has no profit factor, win
+ * rate or Sharpe worth the name: it ranks below every run (of its kind) that traded. A
+ * profit factor of `null` with trades means no losing trade.
  */
 export function rankResults(results: readonly SweepResult[], metric: RankMetric): SweepResult[] {
   const needsTrades = metric === 'profitFactor' || metric === 'winRate' || metric === 'sharpe';
@@ -81,20 +86,47 @@ export function rankResults(results: readonly SweepResult[], metric: RankMetric)
   };
   return [...results].sort((a, b) => {
     if (!a.ok || !b.ok) return a.ok === b.ok ? a.id - b.id : a.ok ? -1 : 1;
+    const ra = hadRejections(a.summary);
+    const rb = hadRejections(b.summary);
+    if (ra !== rb) return ra ? 1 : -1;
     const sa = score(a.summary);
     const sb = score(b.summary);
     return sa === sb ? a.id - b.id : sb > sa ? 1 : -1;
   });
 }
 
-function sweepTable(results: readonly SweepResult[], metric: RankMetric): string {
+/** Whether a run had any rejected or denied order (older results lack the counts). */
+export function hadRejections(s: Summary): boolean {
+  return (s.rejected ?? 0) + (s.denied ?? 0) > 0;
+}
+
+/**
+ * The ranking as text lines: rank, the metric (money in ₹), net PnL, trades, drawdown,
+ * the params, and a mark on runs that had rejections.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(sweepTable(rankResults(results, 'netPnl'), 'netPnl'));
+ * ```
+ */
+export function sweepTable(results: readonly SweepResult[], metric: RankMetric): string {
   const lines = results.map((r, i) => {
     const params = Object.entries(r.params)
       .map(([k, v]) => `${k}=${String(v)}`)
       .join(' ');
     if (!r.ok) return `${String(i + 1).padStart(3)}  failed: ${r.error}  ${params}`;
     const s = r.summary;
-    return `${String(i + 1).padStart(3)}  ${metric}=${String(s[metric]).padEnd(10)} net ₹${formatRupees(s.netPnl).padEnd(12)} trades ${String(s.trades).padEnd(4)} dd ₹${formatRupees(s.maxDrawdown).padEnd(10)} ${params}`;
+    // Money metrics in rupees like the other columns (the summary keeps paise).
+    const value = MONEY_METRICS.has(metric) ? formatInr(s[metric] ?? 0) : String(s[metric]);
+    const rejected = hadRejections(s)
+      ? `  REJECTIONS ${s.rejected} rejected, ${s.denied} denied`
+      : '';
+    return `${String(i + 1).padStart(3)}  ${metric}=${value.padEnd(14)} net ${formatInr(s.netPnl).padEnd(14)} trades ${String(s.trades).padEnd(4)} dd ${formatInr(s.maxDrawdown).padEnd(12)} ${params}${rejected}`;
   });
-  return `rank by ${metric}:\n${lines.join('\n')}\n`;
+  const marked = results.filter((r) => r.ok && hadRejections(r.summary)).length;
+  const note =
+    marked === 0
+      ? ''
+      : `${marked} run(s) had rejected or denied orders: ranked after the clean runs\n`;
+  return `rank by ${metric}:\n${lines.join('\n')}\n${note}`;
 }

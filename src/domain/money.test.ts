@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatInr,
   formatRupees,
   isOnTick,
   MoneyFormatError,
@@ -60,5 +61,18 @@ describe('money', () => {
 
   it('computes notional as integer paise', () => {
     expect(notional(80190, 3)).toBe(240570);
+  });
+
+  it.each([
+    [0, '₹0.00'],
+    [5, '₹0.05'],
+    [99_999, '₹999.99'],
+    [100_000, '₹1,000.00'],
+    [10_000_000, '₹1,00,000.00'],
+    [100_000_000, '₹10,00,000.00'],
+    [12_345_678_901, '₹12,34,56,789.01'],
+    [-123_456, '-₹1,234.56'],
+  ])('formatInr(%i) groups the Indian way: %s', (paise, text) => {
+    expect(formatInr(paise)).toBe(text);
   });
 });

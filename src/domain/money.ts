@@ -62,6 +62,28 @@ export function formatRupees(paise: Paise, precision = 2): string {
   return negative && abs !== 0 ? `-${body}` : body;
 }
 
+/**
+ * Formats paise for people: `₹`, Indian digit grouping (thousands, then lakhs and crores
+ * in twos) and two decimals. Only for human output: order prices on the wire use
+ * {@link formatRupees}, which must never carry separators.
+ *
+ * @example
+ * ```ts
+ * formatInr(100_000_000); // "₹10,00,000.00"
+ * formatInr(-123_456); // "-₹1,234.56"
+ * ```
+ */
+export function formatInr(paise: Paise): string {
+  const text = formatRupees(Math.abs(paise));
+  const point = text.indexOf('.');
+  const whole = text.slice(0, point);
+  // The last three digits, then pairs: 1,23,45,678.
+  const head = whole.slice(0, -3);
+  const grouped =
+    head === '' ? whole : `${head.replace(/\B(?=(\d{2})+$)/g, ',')},${whole.slice(-3)}`;
+  return `${paise < 0 ? '-' : ''}₹${grouped}${text.slice(point)}`;
+}
+
 /** Throws unless `value` is a safe integer number of paise. */
 function assertPaise(value: number): asserts value is Paise {
   if (!Number.isSafeInteger(value)) throw new MoneyFormatError(`not integer paise: ${value}`);

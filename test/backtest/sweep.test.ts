@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type BacktestSpec, loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
 import { sweepGrid } from '../../src/backtest/sweep-grid.ts';
 import type { SweepExecutor, SweepJob, SweepResult } from '../../src/backtest/sweep-protocol.ts';
-import { rankResults, runSweep } from '../../src/backtest/sweep-runner.ts';
+import { rankResults, runSweep, sweepTable } from '../../src/backtest/sweep-runner.ts';
 
 describe('parameter sweeps', () => {
   it('builds the grid in a stable order', () => {
@@ -85,5 +85,38 @@ describe('parameter sweeps', () => {
     );
     // No losing trade (null with trades) is best; no trade at all is last.
     expect(ranked.map((r) => r.id)).toEqual([2, 1, 0]);
+  });
+
+  it('ranks runs that had rejected or denied orders after every clean run, and marks them', () => {
+    const result = (id: number, netPnl: number, rejected: number, denied: number): SweepResult =>
+      ({
+        type: 'result',
+        id,
+        ok: true,
+        params: { 'a.x': id },
+        summary: { trades: 3, netPnl, maxDrawdown: 150_000, rejected, denied },
+        elapsedMs: 1,
+      }) as unknown as SweepResult;
+    const failed: SweepResult = { type: 'result', id: 4, params: {}, ok: false, error: 'boom' };
+    const ranked = rankResults(
+      [
+        result(0, 900_000, 2, 0),
+        failed,
+        result(1, 100, 0, 0),
+        result(2, 500, 0, 1),
+        result(3, -50, 0, 0),
+      ],
+      'netPnl',
+    );
+    // Clean runs by net PnL, then runs with rejections by net PnL, then failures.
+    expect(ranked.map((r) => r.id)).toEqual([1, 3, 0, 2, 4]);
+    const table = sweepTable(ranked, 'netPnl');
+    const lines = table.split('\n');
+    expect(lines[1]).toContain('netPnl=₹1.00');
+    expect(lines[1]).not.toContain('REJECTIONS');
+    expect(lines[3]).toContain('netPnl=₹9,000.00');
+    expect(lines[3]).toContain('REJECTIONS 2 rejected, 0 denied');
+    expect(lines[3]).toContain('dd ₹1,500.00');
+    expect(table).toContain('2 run(s) had rejected or denied orders');
   });
 });
