@@ -30,6 +30,7 @@ import { toHistory, toOrderBookRecord, toTradeBookRecord } from './engine/order-
 import { toOrderParams } from './engine/to-order-params.ts';
 import { formatTimeStamp } from './ist-time.ts';
 import { CandleTape } from './market/candle-tape.ts';
+import { HistoryModel } from './market/history-model.ts';
 import { InstrumentUniverse } from './market/instrument-universe.ts';
 import type { SimInstrument } from './market/sim-instrument.ts';
 import { SimMarket } from './market/sim-market.ts';
@@ -89,7 +90,11 @@ export class SimExchange {
       seed: options.seed ?? 1,
       startAt,
     });
-    this.candles = new CandleTape(this.hours);
+    // The past before the start comes from a pure history model (same seed, same past).
+    this.candles = new CandleTape(this.hours, {
+      model: new HistoryModel({ seed: options.seed ?? 1, hours: this.hours, startAt }),
+      instrument: (token) => this.market.instrument(token),
+    });
     this.engine = new OrderEngine({
       clock: this.clock,
       market: this.market,

@@ -4,8 +4,10 @@ import {
   candleSlot,
   type SessionSpan,
 } from '../../domain/candle.ts';
-import { DAY_MS, istDayStart } from '../../domain/ist.ts';
+import { DAY_MS, istDayNumber, istDayStart } from '../../domain/ist.ts';
 import type { MarketSessions } from '../../domain/market-sessions.ts';
+import type { HistoryModel, HistorySession } from './history-model.ts';
+import type { SimInstrument } from './sim-instrument.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -36,6 +38,12 @@ interface MinuteBar {
  */
 export type TapeCandle = readonly [number, number, number, number, number, number, number];
 
+/** The simulator's past, served before the tape's own bars: the model and the instruments it walks. */
+export interface TapePast {
+  readonly model: HistoryModel;
+  readonly instrument: (token: number) => SimInstrument | undefined;
+}
+
 /** Intervals the tape serves: ours, plus the endpoint's 2–4 hours. */
 export type TapeInterval = CandleInterval | '2h' | '3h' | '4h';
 const TAPE_MS: Readonly<Record<TapeInterval, number>> = {
@@ -50,7 +58,8 @@ const TAPE_MS: Readonly<Record<TapeInterval, number>> = {
  * underlying (indexes and equities; options have no path) folded into minute bars, and
  * longer candles summed from those, aligned to each session's open and cut at its close.
  * Volume is what the path traded in the step (the growth of its day volume). Minute bars
- * start at the simulator's start: there is no history before it.
+ * recorded start at the simulator's start; with a {@link TapePast}, the minutes before it
+ * come from the history model (`history-model.ts`), so the endpoint serves years of past.
  *
  * @example
  * ```ts
@@ -64,7 +73,10 @@ export class CandleTape {
   private readonly lastVolume = new Map<number, number>();
   private readonly sessions: SessionSpan[] = [];
 
-  constructor(private readonly hours: MarketSessions) {}
+  constructor(
+    private readonly hours: MarketSessions,
+    private readonly past?: TapePast,
+  ) {}
 
   /** Records the step at `at` of `token`'s path. */
   onStep(at: number, token: number, trade: PathTrade): void {
@@ -95,25 +107,59 @@ export class CandleTape {
   /** Candles of `token` whose start is in `[from, to]`, oldest first; the one in progress too. */
   candles(token: number, interval: TapeInterval, from: number, to: number): TapeCandle[] {
     const out: Array<[number, number, number, number, number, number, number]> = [];
-    for (const bar of this.bars.get(token) ?? []) {
-      const start = this.slotStart(bar.start, interval);
-      if (start === undefined || start < from || start > to) continue;
+    const add = (start: number | undefined, bar: TapeCandle): void => {
+      if (start === undefined || start < from || start > to) return;
+      const [, open, high, low, close, volume, oi] = bar;
       const last = out[out.length - 1];
       if (last !== undefined && last[0] === start) {
-        last[2] = Math.max(last[2], bar.high);
-        last[3] = Math.min(last[3], bar.low);
-        last[4] = bar.close;
-        last[5] += bar.volume;
-        last[6] = bar.oi;
-      } else out.push([start, bar.open, bar.high, bar.low, bar.close, bar.volume, bar.oi]);
+        last[2] = Math.max(last[2], high);
+        last[3] = Math.min(last[3], low);
+        last[4] = close;
+        last[5] += volume;
+        last[6] = oi;
+      } else out.push([start, open, high, low, close, volume, oi]);
+    };
+    for (const { session, bars } of this.pastSessions(token, from, to)) {
+      // The past has no open interest (the sim's underlyings have none).
+      for (const bar of bars) add(this.slotStart(bar[0], interval, session), [...bar, 0]);
+    }
+    for (const bar of this.bars.get(token) ?? []) {
+      const { start, open, high, low, close, volume, oi } = bar;
+      add(this.slotStart(start, interval, this.sessionOf(start)), [
+        start,
+        open,
+        high,
+        low,
+        close,
+        volume,
+        oi,
+      ]);
     }
     return out;
   }
 
+  /** The past's sessions of `token` on the IST days `[from, to]` can hold candles of. */
+  private *pastSessions(token: number, from: number, to: number): Generator<HistorySession> {
+    const inst = this.past?.instrument(token);
+    if (this.past === undefined || inst === undefined) return;
+    const { first, last } = this.past.model.dayRange;
+    const toDay = Math.min(istDayNumber(to), last);
+    for (let day = Math.max(istDayNumber(from), first); day <= toDay; day++) {
+      yield* this.past.model.day(inst, day);
+    }
+  }
+
+  private sessionOf(at: number): SessionSpan | undefined {
+    return this.sessions.find((s) => s.start <= at && at < s.end);
+  }
+
   /** The start of the candle a minute bar belongs to; a day candle is stamped 00:00 IST. */
-  private slotStart(barStart: number, interval: TapeInterval): number | undefined {
+  private slotStart(
+    barStart: number,
+    interval: TapeInterval,
+    session: SessionSpan | undefined,
+  ): number | undefined {
     if (interval === '1d') return istDayStart(barStart);
-    const session = this.sessions.find((s) => s.start <= barStart && barStart < s.end);
     if (session === undefined) return undefined;
     const ms = TAPE_MS[interval];
     return interval in CANDLE_INTERVAL_MS
