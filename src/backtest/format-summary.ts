@@ -2,14 +2,15 @@ import { formatInr } from '../domain/money.ts';
 import type { Summary } from './metrics.ts';
 
 /**
- * The summary as aligned text lines for the terminal (₹ in Indian grouping, percents).
+ * The summary as aligned text lines for the terminal (₹ in Indian grouping, percents),
+ * after any `warnings` (say, tokens the data lacked, with `--allow-missing`).
  *
  * @example
  * ```ts
  * process.stdout.write(formatSummary(result.summary));
  * ```
  */
-export function formatSummary(s: Summary): string {
+export function formatSummary(s: Summary, notes: { warnings?: readonly string[] } = {}): string {
   const r = formatInr;
   const c = s.costs;
   const lines: [string, string][] = [
@@ -32,5 +33,9 @@ export function formatSummary(s: Summary): string {
     ['exposure', `${s.exposurePercent}% of session time, max ${r(s.maxExposure)}`],
     ['quote events', String(s.quoteEvents)],
   ];
-  return `${lines.map(([k, v]) => `  ${k.padEnd(15)} ${v}`).join('\n')}\n`;
+  // Warnings first, each of its lines indented under the label: they change what the figures mean.
+  const warnings = (notes.warnings ?? []).map(
+    (w) => `  ${'WARNING'.padEnd(15)} ${w.replace(/\n/g, `\n  ${' '.repeat(16)}`)}`,
+  );
+  return `${[...warnings, ...lines.map(([k, v]) => `  ${k.padEnd(15)} ${v}`)].join('\n')}\n`;
 }

@@ -49,6 +49,8 @@ export function* reportJsonParts(result: BacktestResult): Generator<string> {
     plots: result.plots,
     // Rejected and denied orders: { at, strategy, token, symbol?, side, quantity, kind, reason }.
     rejections: result.rejections,
+    // Tokens subscribed that the data lacks (a run with --allow-missing); null when none.
+    missingData: result.missingData ?? null,
     equity: EQUITY_SLOT,
     elapsedMs: result.elapsedMs,
   };

@@ -13,11 +13,13 @@ import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-s
 import { type CostModel, costModel } from './cost-model.ts';
 import { EquitySeries } from './equity-series.ts';
 import { type EquityPoint, type Summary, summarize } from './metrics.ts';
+import { type MissingData, MissingDataCheck } from './missing-data.ts';
 import { RecordingCandleHistory } from './recording-candle-history.ts';
 import { type Rejection, RejectionLog } from './rejection-log.ts';
 import { ReplayMarket } from './replay-market.ts';
 import { ReplaySource } from './replay-source.ts';
 import { type RoundTrip, roundTrips } from './round-trips.ts';
+import { SubscriptionWatch } from './subscription-watch.ts';
 import { type FillRecord, type OrderCost, TradeLedger } from './trade-ledger.ts';
 
 /** An intent as the report lists it: what, for whom, at which virtual instant. */
@@ -37,6 +39,8 @@ export interface BacktestResult {
   plots: PlotPoint[];
   /** Rejected and denied orders, in time order (counted in `summary.rejected` / `denied`). */
   rejections: Rejection[];
+  /** Tokens subscribed that the data does not hold (only with `allowMissing`: else it throws). */
+  missingData?: MissingData;
   /** Strategy id → final status (`failed` means its stream threw). */
   strategies: Record<string, string>;
   costModel: CostModel;
@@ -53,6 +57,11 @@ export interface RunBacktestOptions {
   params?: ParamOverrides;
   /** Called as virtual time advances, with the share done (0..1). */
   onProgress?: (done: number) => void;
+  /**
+   * Run on when strategies subscribe to tokens the data does not hold (the result's
+   * `missingData` says which); by default that throws `MissingDataError`.
+   */
+  allowMissing?: boolean;
   logger?: Logger;
 }
 
@@ -103,15 +112,23 @@ export async function runBacktest(
   const curve = new EquitySeries();
   const capital = Math.round(bt.capital * 100);
   const subs: Subscription[] = [];
+  // The kernel's view of the market remembers every token subscribed (checked against the data).
+  const watch = new SubscriptionWatch(market, clock);
   const kernel = await Kernel.create({
     config,
     configFile: spec.file,
     logger,
     clock,
     source,
-    market,
+    market: watch,
     candleHistory,
   });
+  const gaps = new MissingDataCheck(
+    recording.parts,
+    watch,
+    (token) => kernel.instruments.byToken(token)?.symbol,
+    options.allowMissing === true,
+  );
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));
     subs.push(
@@ -144,6 +161,8 @@ export async function runBacktest(
       subs.push(kernel.bus.quote$(i.token, i.mode).subscribe());
       if (i.greeks) subs.push(kernel.bus.greeks$([i.token]).subscribe());
     }
+    // Strategies have subscribed: a token the data lacks stops the run here, not as a quiet zero.
+    await gaps.check();
     // The equity curve is sampled by the replay between its steps, not by a timer: a
     // night of samples costs no step (nothing changes between steps).
     await market.play(to, {
@@ -151,6 +170,8 @@ export async function runBacktest(
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
     sample(clock.now());
+    // Again for tokens first subscribed mid-run.
+    await gaps.check();
     await stopInVirtualTime(kernel, clock);
   } finally {
     for (const s of subs) s.unsubscribe();
@@ -190,6 +211,7 @@ export async function runBacktest(
     equity,
     plots,
     rejections: rejections.list,
+    ...(gaps.report === undefined ? {} : { missingData: gaps.report }),
     strategies: kernel.strategyStatus(),
     costModel: model,
     fillModel: { ...config.paper },

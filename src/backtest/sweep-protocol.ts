@@ -11,6 +11,8 @@ export interface SweepJob {
   /** Absolute path of the spec (a remote runner would get the spec text instead). */
   readonly specFile: string;
   readonly params: ParamOverrides;
+  /** Run on when strategies subscribe to tokens the data lacks (`--allow-missing`). */
+  readonly allowMissing?: boolean;
 }
 
 /** The answer to a {@link SweepJob}: its summary, or why it failed. Plain JSON. */
@@ -31,6 +33,8 @@ export type SweepResult =
       readonly params: ParamOverrides;
       readonly ok: false;
       readonly error: string;
+      /** Why, when it is a known refusal: `missing-data` (exit 3 from the CLI). */
+      readonly reason?: 'missing-data';
       readonly worker?: number;
     };
 

@@ -19,6 +19,8 @@ export interface SweepOptions {
   /** Folder for `sweep.json`. */
   out: string;
   onProgress?: (done: number) => void;
+  /** Runs go on when strategies subscribe to tokens the data lacks (each run's summary says). */
+  allowMissing?: boolean;
 }
 
 /** A ranked sweep. */
@@ -51,6 +53,7 @@ export async function runSweep(spec: BacktestSpec, options: SweepOptions): Promi
     id,
     specFile: resolve(spec.file),
     params,
+    ...(options.allowMissing === true ? { allowMissing: true } : {}),
   }));
   const executor =
     options.executor ?? new ThreadPoolExecutor(options.workers ?? sweep.workers ?? undefined);

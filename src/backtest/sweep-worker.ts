@@ -1,5 +1,6 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import { loadBacktestSpec } from './backtest-spec.ts';
+import { MissingDataError } from './missing-data.ts';
 import { runBacktest } from './run-backtest.ts';
 import type { SweepJob, SweepResult } from './sweep-protocol.ts';
 
@@ -16,7 +17,10 @@ port.on('message', (job: SweepJob) => {
 async function run(job: SweepJob): Promise<SweepResult> {
   try {
     const spec = await loadBacktestSpec(job.specFile);
-    const result = await runBacktest(spec, { params: job.params });
+    const result = await runBacktest(spec, {
+      params: job.params,
+      allowMissing: job.allowMissing === true,
+    });
     return {
       type: 'result',
       id: job.id,
@@ -33,6 +37,7 @@ async function run(job: SweepJob): Promise<SweepResult> {
       params: job.params,
       ok: false,
       error: err instanceof Error ? err.message : String(err),
+      ...(err instanceof MissingDataError ? { reason: 'missing-data' as const } : {}),
       worker: threadId,
     };
   }

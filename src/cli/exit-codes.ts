@@ -8,6 +8,11 @@ export const EXIT = {
   usage: 2,
   /** Bad config or strategy params. */
   config: 3,
+  /**
+   * A backtest's strategies subscribe to tokens its data does not hold (the same code as a
+   * bad config: the spec asks for what is not there); `--allow-missing` runs on.
+   */
+  missingData: 3,
   /** The service or calendar could not be reached and nothing could stand in. */
   unavailable: 4,
   /**

@@ -60,6 +60,8 @@ export class Recorder {
   private lastMs: number;
   private closed = false;
   private final: RecordingMeta | undefined;
+  /** Tokens recorded (quotes or greeks), for the meta's `tokens`. */
+  private readonly tokens = new Set<number>();
 
   private constructor(private readonly options: RecorderOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -101,7 +103,10 @@ export class Recorder {
         return from(source.quotes(mode, tokens, signal)).pipe(
           tap((quotes) => {
             if (this.closed) return;
-            for (const q of quotes) this.writer.quote(mode, q, at);
+            for (const q of quotes) {
+              this.writer.quote(mode, q, at);
+              this.tokens.add(q.token);
+            }
             this.seen(at);
           }),
         );
@@ -113,7 +118,9 @@ export class Recorder {
             if (this.closed) return;
             greeks.forEach((g, i) => {
               const token = tokens[i];
-              if (token !== undefined) this.writer.greeks(token, g, at);
+              if (token === undefined) return;
+              this.writer.greeks(token, g, at);
+              this.tokens.add(token);
             });
             this.seen(at);
           }),
@@ -191,6 +198,7 @@ export class Recorder {
       start: new Date(this.startMs).toISOString(),
       end: new Date(endMs).toISOString(),
       records: this.writer.records,
+      tokens: [...this.tokens].sort((a, b) => a - b),
     };
     this.closed = true;
     this.writer.close();

@@ -46,6 +46,11 @@ export const recordingMetaSchema = z.object({
   ),
   /** How the data was produced (free text). */
   note: z.string().optional(),
+  /**
+   * Tokens with at least one record, ascending: what a backtest checks its strategies'
+   * subscriptions against without reading the records. Absent in older recordings.
+   */
+  tokens: z.array(z.number().int()).optional(),
 });
 
 /** `meta.json` of a recording folder. */

@@ -111,5 +111,9 @@ function mergeMeta(parts: readonly RecordingPart[]): RecordingMeta {
     holidays,
     chainSymbols: parts.flatMap((p) => p.meta.chainSymbols),
     chains: parts.flatMap((p) => p.meta.chains),
+    // The union, only when every part lists its tokens (else a scan must find them).
+    tokens: parts.every((p) => p.meta.tokens !== undefined)
+      ? [...new Set(parts.flatMap((p) => p.meta.tokens ?? []))].sort((a, b) => a - b)
+      : undefined,
   };
 }

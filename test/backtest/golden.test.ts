@@ -44,7 +44,7 @@ describe('backtest of the sample day (golden)', () => {
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/net PnL\s+₹/);
+    expect(run.stdout).toMatch(/net PnL\s+-?₹/); // a loss reads -₹5,320.98
     expect(run.stdout).toMatch(/sharpe/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.strategies).toEqual({ straddle: 'stopped' });

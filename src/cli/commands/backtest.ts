@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadBacktestSpec } from '../../backtest/backtest-spec.ts';
+import { describeMissing, MissingDataError } from '../../backtest/missing-data.ts';
 import { ProgressBar } from '../../backtest/progress-bar.ts';
 import { ConfigError } from '../../config/config-error.ts';
 import { RecordingError } from '../../recording/recording-error.ts';
@@ -15,6 +16,15 @@ function workerCount(text: string): number {
     throw new InvalidArgumentError('--workers must be a whole number of threads, 1 or more');
   }
   return n;
+}
+
+/** Options of `backtest`. */
+interface BacktestOptions {
+  config: string;
+  sweep?: boolean;
+  workers?: number;
+  out?: string;
+  allowMissing?: boolean;
 }
 
 /**
@@ -35,7 +45,11 @@ export function backtestCommand(): Command {
       workerCount,
     )
     .option('--out <dir>', 'report folder (default: the spec’s backtest.out)')
-    .action(async (opts: { config: string; sweep?: boolean; workers?: number; out?: string }) => {
+    .option(
+      '--allow-missing',
+      'run on when strategies subscribe to tokens the data lacks (a warning in the summary; default: exit 3)',
+    )
+    .action(async (opts: BacktestOptions) => {
       try {
         const spec = await loadBacktestSpec(opts.config);
         // A command-line path is relative to where the command runs; the spec's own
@@ -54,12 +68,19 @@ export function backtestCommand(): Command {
           const ranked = await runSweep(spec, {
             workers,
             out,
+            allowMissing: opts.allowMissing === true,
             onProgress: (done) => bar.update(done),
           });
           bar.done();
           const runs = ranked.results.length;
           // The workers that actually ran a job, as the results say.
           const used = new Set(ranked.results.flatMap((r) => r.worker ?? [])).size;
+          const gap = ranked.results.find((r) => !r.ok && r.reason === 'missing-data');
+          if (gap !== undefined && !gap.ok) {
+            process.stderr.write(`${gap.error}\n(--allow-missing runs on with a warning)\n`);
+            process.exitCode = EXIT.missingData;
+            return;
+          }
           process.stdout.write(ranked.table);
           process.stdout.write(
             `\n${runs} runs on ${used} worker${used === 1 ? '' : 's'} in ${((performance.now() - started) / 1_000).toFixed(1)} s\n`,
@@ -75,13 +96,18 @@ export function backtestCommand(): Command {
         ]);
         const result = await runBacktest(spec, {
           onProgress: (done) => bar.update(done),
+          allowMissing: opts.allowMissing === true,
         });
         bar.done();
         const files = await writeReport(result, out);
         process.stdout.write(
           `backtest ${spec.name}: ${result.summary.quoteEvents} quote events in ${(result.elapsedMs / 1_000).toFixed(1)} s\n`,
         );
-        process.stdout.write(formatSummary(result.summary));
+        const warnings =
+          result.missingData === undefined
+            ? []
+            : [`${describeMissing(result.missingData)}\n(run on: --allow-missing)`];
+        process.stdout.write(formatSummary(result.summary, { warnings }));
         const failed = Object.entries(result.strategies).filter(([, s]) => s === 'failed');
         if (failed.length > 0) {
           process.stdout.write(
@@ -91,6 +117,11 @@ export function backtestCommand(): Command {
         process.stdout.write(`wrote ${files.json}\nwrote ${files.html}\n`);
         process.exitCode = EXIT.ok;
       } catch (err) {
+        if (err instanceof MissingDataError) {
+          process.stderr.write(`${err.message}\n(--allow-missing runs on with a warning)\n`);
+          process.exitCode = EXIT.missingData;
+          return;
+        }
         if (err instanceof ConfigError || err instanceof StrategyLoadError) {
           process.stderr.write(`${err.message}\n`);
           process.exitCode = EXIT.config;
