@@ -56,13 +56,14 @@ function common(order: SimOrder, e: SimOrderEvent) {
 
 /** One order-history record (spec §2.4) for one event of `order`. */
 export function toHistoryRecord(order: SimOrder, e: SimOrderEvent): OrderHistoryRecord {
-  return {
-    ...common(order, e),
+  // Fields added to the fresh object, not spread into another: V8 builds a spread with
+  // added keys on a slow path that allocates kilobytes per record (issue 13).
+  return Object.assign(common(order, e), {
     reportType: e.reportType,
     remarks: e.params.tags,
     requestTime: formatTimeStamp(e.at),
     errorMessage: e.reportType === 'Rejected' ? e.rejectReason : '',
-  };
+  });
 }
 
 /** The order's history, newest first (spec §3). */
@@ -84,11 +85,13 @@ export function toOrderBookRecord(order: SimOrder): OrderBookRecord {
     cancelQuantity: order.cancelQuantity,
     exchangeOrderId: order.exchangeOrderId,
   };
-  const base = common(order, event);
-  return {
-    ...base,
-    exchangeUpdateTime:
-      order.exchangeUpdatedAt === undefined ? '' : formatDateTime(order.exchangeUpdatedAt),
+  const record = common(order, event);
+  // Set on the fresh object, not spread into a new one with 23 more keys: V8 builds that
+  // on a slow path allocating ≈ 30 KB per record, most of it promoted (issue 13: a third
+  // of a 30-day backtest's old-space growth). The keys keep their order.
+  record.exchangeUpdateTime =
+    order.exchangeUpdatedAt === undefined ? '' : formatDateTime(order.exchangeUpdatedAt);
+  return Object.assign(record, {
     userID: SIM_USER_ID,
     accountID: SIM_USER_ID,
     marketProtection: '',
@@ -106,7 +109,7 @@ export function toOrderBookRecord(order: SimOrder): OrderBookRecord {
     requiredOriginalPrice: '',
     originalTriggerPrice: '',
     originalBookLossPrice: '',
-  };
+  });
 }
 
 /**
