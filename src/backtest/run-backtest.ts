@@ -6,10 +6,11 @@ import type { Subscription } from 'rxjs';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
-import { openRecordings } from '../recording/recording-set.ts';
 import { Kernel } from '../runtime/kernel.ts';
 import type { PlotPoint } from '../strategy/strategy-context.ts';
 import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-spec.ts';
+import { CandleRecordingHistory } from './candle-recording-history.ts';
+import { openBacktestData } from './candle-replay/open-backtest-data.ts';
 import { type CostModel, costModel } from './cost-model.ts';
 import { EquitySeries } from './equity-series.ts';
 import { type EquityPoint, type Summary, summarize } from './metrics.ts';
@@ -86,14 +87,19 @@ export async function runBacktest(
 ): Promise<BacktestResult> {
   const started = performance.now();
   const bt = spec.backtest;
-  const recording = await openRecordings(resolve(spec.projectDir, bt.data));
+  // Tick recordings, or candles replayed as synthesised quotes (candle-replay/).
+  const data = await openBacktestData(resolve(spec.projectDir, bt.data));
+  const recording = data.set;
   const from = bt.from === undefined ? recording.meta.startMs : Date.parse(bt.from);
   const to = bt.to === undefined ? recording.meta.endMs : Date.parse(bt.to);
   const clock = new VirtualClock(from);
   const source = new ReplaySource(recording, clock);
   const market = new ReplayMarket(recording, clock);
   // Warm-up candles: read from the recording when a strategy asks (only its token and days).
-  const candleHistory = new RecordingCandleHistory(recording);
+  const candleHistory =
+    data.kind === 'candles'
+      ? new CandleRecordingHistory(data.candles.interval, data.candles.series)
+      : new RecordingCandleHistory(recording);
   const stateDir = await mkdtemp(join(tmpdir(), 'tiqs-backtest-'));
   const params = options.params ?? {};
   const config: RunnerConfig = {
@@ -122,6 +128,8 @@ export async function runBacktest(
     source,
     market: watch,
     candleHistory,
+    // Over candles, resting orders fill at the price the bar path touched (bar-fill.ts).
+    fillModel: data.kind === 'candles' ? 'bar' : 'depth',
   });
   const gaps = new MissingDataCheck(
     recording.parts,
@@ -157,6 +165,9 @@ export async function runBacktest(
     // The instruments a recording kept polled are followed here too: the same demand
     // means the same channels, so the paper broker (and the risk checks, through
     // `latest`) have full quotes (depth) when they had them while recording.
+    // Every candle token's quotes are followed: the paper venue has a book from the first bar.
+    const candleTokens = data.kind === 'candles' ? data.candles.series : [];
+    for (const s of candleTokens) subs.push(kernel.bus.quote$(s.token, 'full').subscribe());
     for (const i of config.recording.instruments) {
       subs.push(kernel.bus.quote$(i.token, i.mode).subscribe());
       if (i.greeks) subs.push(kernel.bus.greeks$([i.token]).subscribe());

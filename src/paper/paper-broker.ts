@@ -24,6 +24,7 @@ import { toHistory } from '../sim/engine/order-records.ts';
 import { toOrderParams } from '../sim/engine/to-order-params.ts';
 import { formatTimeStamp } from '../sim/ist-time.ts';
 import { SimError } from '../sim/sim-error.ts';
+import { BarMarketView } from './bar-market-view.ts';
 import { BookRecordCache } from './book-record-cache.ts';
 import { BusMarketView, type InstrumentTerms } from './bus-market-view.ts';
 
@@ -45,6 +46,11 @@ export interface PaperBrokerOptions {
    * after a change rather than every tick (backtests). Default false: polled.
    */
   announceChanges?: boolean;
+  /**
+   * `bar`: a candle replay's venue, resting limit and stop orders filling at the price
+   * the bar path touched (`BarMarketView`). Default `depth`: against each quote's book.
+   */
+  fillModel?: 'depth' | 'bar';
 }
 
 /**
@@ -69,7 +75,8 @@ export class PaperBroker implements Broker {
   readonly onBooksChanged?: (listener: () => void) => () => void;
 
   constructor(private readonly options: PaperBrokerOptions) {
-    this.market = new BusMarketView(options.slippageTicks ?? 0);
+    const View = options.fillModel === 'bar' ? BarMarketView : BusMarketView;
+    this.market = new View(options.slippageTicks ?? 0);
     this.engine = new OrderEngine({
       clock: options.clock,
       market: this.market,

@@ -37,6 +37,8 @@ export interface KernelOptions {
   journal?: Journal;
   /** Warm-up candles with a `source` (a backtest: the recording before the window). */
   candleHistory?: CandleHistory;
+  /** The paper venue's fill model: `bar` for a replay of candles (see `PaperBroker`). */
+  fillModel?: 'depth' | 'bar';
   /**
    * Record everything the market-data source answers into this folder (the `record`
    * command); without it, `recording.enabled` in the config picks a folder per run.

@@ -105,6 +105,7 @@ export function paperBrokerFor(
     latencyMs: paper.latencyMs,
     slippageTicks: paper.slippageTicks,
     announceChanges,
+    ...(input.options.fillModel === undefined ? {} : { fillModel: input.options.fillModel }),
   });
 }
 

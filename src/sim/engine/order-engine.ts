@@ -278,6 +278,12 @@ export class OrderEngine {
   private work(order: SimOrder, at: number): void {
     if (order.status !== 'OPEN') return;
     const p = order.params;
+    const touch = this.market.touched?.(order);
+    if (touch !== undefined) {
+      order.triggered = touch.triggered;
+      if (touch.price !== undefined) this.fill(order, touch.price, p.quantity - order.filled, at);
+      return;
+    }
     const token = p.token;
     if (p.order === 'SL-LMT' || p.order === 'SL-MKT') {
       if (!order.triggered) {

@@ -1,6 +1,8 @@
 import type { DepthEntry } from '../../api/schemas/quote.ts';
 import type { Paise } from '../../domain/money.ts';
 import type { SimInstrument } from '../market/sim-instrument.ts';
+import type { BarTouch } from '../matching/bar-fill.ts';
+import type { SimOrder } from './sim-order.ts';
 
 /** Both sides of the book, best level first. Empty levels are all zeros. */
 export interface DepthBook {
@@ -32,4 +34,9 @@ export interface VenueMarket {
   depth(token: number): DepthBook;
   /** Replaces the current depth of `token` (after fills consumed part of it). */
   setDepth(token: number, book: DepthBook): void;
+  /**
+   * A candle replay's bar fill model (`bar-fill.ts`): how a resting order fared on the
+   * price path since it last looked; undefined to fill against the depth as usual.
+   */
+  touched?(order: SimOrder): BarTouch | undefined;
 }

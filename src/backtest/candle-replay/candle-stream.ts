@@ -1,0 +1,118 @@
+import type { TradingCalendar } from '../../calendar/trading-calendar.ts';
+import type { Candle } from '../../domain/candle.ts';
+import { EXCHANGES, type Exchange } from '../../domain/order-params.ts';
+import { candleRows } from '../../recording/candle-recording-reader.ts';
+import { RecordReader } from '../../recording/record-reader.ts';
+import { RecordWriter } from '../../recording/record-writer.ts';
+import type { RecordStream } from '../../recording/recording-set.ts';
+import { type BarQuote, BarQuotes } from './bar-quotes.ts';
+
+/** One token's bars: the recordings holding them, earliest first, read one after the other. */
+export interface CandleSeries {
+  readonly token: number;
+  readonly exchange: string;
+  readonly dirs: readonly string[];
+}
+
+/** About this many records per block (whole instants): about 170 KiB of full quotes. */
+const BLOCK_RECORDS = 1_024;
+
+/** The exchange of a recorded instrument, if the calendar knows it (else its default). */
+function exchangeOf(name: string): Exchange | undefined {
+  return (EXCHANGES as readonly string[]).includes(name) ? (name as Exchange) : undefined;
+}
+
+/** A token's bars, from each of its recordings in turn. */
+async function* barsOf(series: CandleSeries): AsyncGenerator<Candle> {
+  for (const dir of series.dirs) yield* candleRows(dir, series.token);
+}
+
+/** A token's synthesised quotes, a bar's four at a time; bars outside every session skipped. */
+async function* quotesOf(
+  series: CandleSeries,
+  calendar: TradingCalendar,
+  skipped: { bars: number },
+): AsyncGenerator<BarQuote[]> {
+  const quotes = new BarQuotes(series.token);
+  const exchange = exchangeOf(series.exchange);
+  for await (const bar of barsOf(series)) {
+    const session = calendar.sessionAt(bar.start, exchange);
+    if (session === undefined) {
+      skipped.bars += 1;
+      continue;
+    }
+    yield quotes.quotes(bar, Math.min(bar.end, session.end));
+  }
+}
+
+interface Head {
+  readonly gen: AsyncGenerator<BarQuote[]>;
+  quotes: BarQuote[];
+  i: number;
+}
+
+/**
+ * The records of a candle replay as a {@link RecordStream}, for `ReplayMarket` as it is:
+ * each token's bars become synthesised `full` quotes ({@link BarQuotes}), merged over the
+ * tokens by time (ties in series order) and encoded, a block of whole instants at a time,
+ * with the recording's own {@link RecordWriter}. Streamed: one bar per token and one
+ * block are in memory, whatever the recordings' length. `skipped.bars` counts bars that
+ * fell outside every session of `calendar` (say, a holiday the calendar knows).
+ *
+ * @example
+ * ```ts
+ * const stream = candleRecordStream('data/sbin-2025', series, calendar);
+ * const market = new ReplayMarket(stream, clock);
+ * ```
+ */
+export function candleRecordStream(
+  dir: string,
+  series: readonly CandleSeries[],
+  calendar: TradingCalendar,
+): RecordStream & { readonly skipped: { bars: number } } {
+  const skipped = { bars: 0 };
+  return {
+    dir,
+    skipped,
+    async *blocks() {
+      skipped.bars = 0;
+      const heads: Head[] = [];
+      for (const s of series) {
+        const gen = quotesOf(s, calendar, skipped);
+        const first = await gen.next();
+        if (first.done !== true) heads.push({ gen, quotes: first.value, i: 0 });
+      }
+      let writer: RecordWriter | undefined;
+      let lastAt = Number.NaN;
+      while (heads.length > 0) {
+        let best = 0;
+        for (let h = 1; h < heads.length; h++) {
+          if (at(heads[h] as Head) < at(heads[best] as Head)) best = h;
+        }
+        const head = heads[best] as Head;
+        const q = head.quotes[head.i] as BarQuote;
+        if (writer !== undefined && writer.records >= BLOCK_RECORDS && q.at !== lastAt) {
+          yield new RecordReader(writer.bytes(), dir);
+          writer = undefined;
+        }
+        writer ??= new RecordWriter(q.at);
+        writer.quote('full', q.quote, q.at);
+        lastAt = q.at;
+        head.i += 1;
+        if (head.i === head.quotes.length) {
+          const next = await head.gen.next();
+          if (next.done === true) heads.splice(best, 1);
+          else {
+            head.quotes = next.value;
+            head.i = 0;
+          }
+        }
+      }
+      if (writer !== undefined) yield new RecordReader(writer.bytes(), dir);
+    },
+  };
+}
+
+function at(head: Head): number {
+  return (head.quotes[head.i] as BarQuote).at;
+}

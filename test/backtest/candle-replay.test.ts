@@ -1,0 +1,117 @@
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { backtestSectionSchema } from '../../src/backtest/backtest-spec.ts';
+import { openBacktestData } from '../../src/backtest/candle-replay/open-backtest-data.ts';
+import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { parseConfig } from '../../src/config/load-config.ts';
+import type { Candle } from '../../src/domain/candle.ts';
+import type { CandleBar } from '../../src/recording/candle-chunk-csv.ts';
+import { probeCandles } from '../fixtures/strategies/candle-replay-probe.ts';
+import { RELIANCE, SBIN, writeCandleFixture } from './candle-replay-fixture.ts';
+
+const FRI_OPEN = Date.parse('2026-11-20T09:15:00+05:30');
+const MON_OPEN = Date.parse('2026-11-23T09:15:00+05:30');
+const MIN = 60_000;
+
+const shape = (c: CandleBar | Candle) => [c.start, c.open, c.high, c.low, c.close, c.volume];
+
+/** 5m bars from 1m bars, aligned to each day's 09:15 open (a day's session is 09:15–15:30). */
+function fives(bars: readonly CandleBar[]): CandleBar[] {
+  const out: { -readonly [K in keyof CandleBar]: CandleBar[K] }[] = [];
+  for (const b of bars) {
+    const day = FRI_OPEN + Math.floor((b.start - FRI_OPEN) / 86_400_000) * 86_400_000;
+    const start = day + Math.floor((b.start - day) / (5 * MIN)) * 5 * MIN;
+    const last = out.at(-1);
+    if (last?.start === start) {
+      last.high = Math.max(last.high, b.high);
+      last.low = Math.min(last.low, b.low);
+      last.close = b.close;
+      last.volume += b.volume;
+    } else out.push({ ...b, start });
+  }
+  return out;
+}
+
+let data: string;
+let bars: Map<number, CandleBar[]>;
+
+async function replay(window: { from?: number; history?: number } = {}) {
+  const config = parseConfig(
+    `
+mode: paper
+strategies:
+  - id: probe
+    module: ../test/fixtures/strategies/candle-replay-probe.ts
+    params: { tokens: [${SBIN.token}, ${RELIANCE.token}], history: ${window.history ?? 0} }
+logging: { level: silent, summaryIntervalSeconds: 0 }
+`,
+    'config/candle-replay.yaml',
+    {},
+  );
+  return runBacktest({
+    file: resolve('config/candle-replay.yaml'),
+    name: 'candle-replay',
+    projectDir: process.cwd(),
+    config,
+    backtest: backtestSectionSchema.parse({
+      data,
+      ...(window.from === undefined ? {} : { from: new Date(window.from).toISOString() }),
+      logLevel: 'silent',
+    }),
+  });
+}
+
+describe('replay from candles', () => {
+  beforeAll(async () => {
+    data = join(mkdtempSync(join(tmpdir(), 'tr-candles-')), 'fri-mon');
+    // Friday, the weekend, Monday; Tuesday 24 November 2026 is a holiday.
+    bars = await writeCandleFixture(data, {
+      from: '2026-11-20',
+      to: '2026-11-24',
+      instruments: [SBIN, RELIANCE],
+    });
+  });
+  beforeEach(() => probeCandles().clear());
+
+  it('gives candles$ exactly the recorded bars, and 5m candles aggregating them, across the weekend', async () => {
+    const result = await replay();
+    expect(result.summary.fills).toBe(0);
+    for (const token of [SBIN.token, RELIANCE.token]) {
+      const file = bars.get(token) ?? [];
+      expect(file).toHaveLength(2 * 375);
+      const minutes = probeCandles().get(`${token}:1m`) ?? [];
+      expect(minutes.every((c) => !c.historical && c.end - c.start === MIN)).toBe(true);
+      expect(minutes.map(shape)).toEqual(file.map(shape));
+      expect((probeCandles().get(`${token}:5m`) ?? []).map(shape)).toEqual(fives(file).map(shape));
+    }
+    // Virtual time went from Friday's first bar to Monday's last bar's end.
+    expect(result.equity.at(-1)?.at).toBe(MON_OPEN + 375 * MIN);
+  });
+
+  it('serves history: N from the candle file, across the weekend, then the live bars', async () => {
+    await replay({ from: MON_OPEN + 45 * MIN, history: 10 });
+    const file = bars.get(SBIN.token) ?? [];
+    const at = file.findIndex((b) => b.start === MON_OPEN + 45 * MIN);
+    const minutes = probeCandles().get(`${SBIN.token}:1m`) ?? [];
+    expect(minutes.slice(0, 10).every((c) => c.historical)).toBe(true);
+    expect(minutes.map(shape)).toEqual(file.slice(at - 10).map(shape));
+    // Ten 5m candles before Monday 10:00: nine of Monday, the last of Friday.
+    const five = probeCandles().get(`${SBIN.token}:5m`) ?? [];
+    const expected = fives(file);
+    const first = expected.findIndex((b) => b.start === MON_OPEN + 45 * MIN);
+    expect(five.map(shape)).toEqual(expected.slice(first - 10).map(shape));
+    expect(five[0]?.start).toBe(FRI_OPEN + 370 * MIN);
+  });
+
+  it('refuses a folder mixing candle and tick recordings, naming both', async () => {
+    const both = mkdtempSync(join(tmpdir(), 'tr-mixed-'));
+    cpSync(data, join(both, 'candles'), { recursive: true });
+    mkdirSync(join(both, 'ticks'));
+    cpSync('backtests/data/sample-day/meta.json', join(both, 'ticks', 'meta.json'));
+    await expect(openBacktestData(both)).rejects.toThrow(
+      /candle recordings \(.*candles\) and tick recordings \(.*ticks\) cannot be replayed together/,
+    );
+  });
+});
