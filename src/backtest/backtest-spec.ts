@@ -40,6 +40,8 @@ export const backtestSectionSchema = z
     /** Log level of the replayed bot (its intents and fills are in the report anyway). */
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('warn'),
     costs: costOverridesSchema.default({}),
+    /** Token bought and held on the report's equity chart; default the first traded. */
+    benchmark: z.number().int().positive().optional(),
     sweep: z
       .object({
         /** `<strategy id>.<param>` → values to try; the grid is every combination. */

@@ -15,12 +15,33 @@ function result(n: number): BacktestResult {
   return {
     name: 'sma <crossover>',
     params: { 'sma.fast': 3 },
-    summary: { startMs: 1_795_147_561_000, endMs: 1_795_170_000_000, netPnl: -25_830 },
+    summary: {
+      startMs: 1_795_147_561_000,
+      endMs: 1_795_170_000_000,
+      netPnl: -25_830,
+      capital: 100_000_000,
+    },
     intents: [{ kind: 'cancel', id: 'c1', strategyId: 'sma', at: 1_795_147_561_000 }],
     fills: [],
     orders: [],
     trades: [],
     equity,
+    plots: [],
+    rejections: [],
+    prices: [
+      {
+        token: 3045,
+        symbol: 'SBIN-EQ',
+        start: [1_795_147_561_000],
+        open: [80_000],
+        high: [80_100],
+        low: [79_900],
+        close: [80_050],
+      },
+    ],
+    benchmarkToken: 3045,
+    effectiveParams: { sma: { fast: 3, slow: 8 } },
+    spec: { file: 'sma.yaml', text: 'backtest: {}' },
     strategies: { sma: 'stopped' },
     costModel: {},
     fillModel: { latencyMs: 250, slippageTicks: 0 },
@@ -41,8 +62,17 @@ describe('reportJson', () => {
       expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 1)}\n`);
       const report = JSON.parse(text);
       expect(report.equity).toEqual(r.equity);
+      expect(report.prices).toEqual(r.prices);
+      expect(report.effectiveParams).toEqual({ sma: { fast: 3, slow: 8 } });
+      expect(report.spec).toEqual({ file: 'sma.yaml', text: 'backtest: {}' });
+      expect(report.stats.benchmark).toMatchObject({
+        token: 3045,
+        symbol: 'SBIN-EQ',
+        startPrice: 80_000,
+        endPrice: 80_050,
+      });
       expect(report.elapsedMs).toBe(12);
-      expect(Object.keys(report).slice(-2)).toEqual(['equity', 'elapsedMs']);
+      expect(Object.keys(report).slice(-3)).toEqual(['prices', 'equity', 'elapsedMs']);
       // No part holds the whole curve when it is long.
       if (n > 2_000) expect(Math.max(...parts.map((p) => p.length))).toBeLessThan(text.length / 2);
     },

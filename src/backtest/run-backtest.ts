@@ -19,6 +19,7 @@ import { RecordingCandleHistory } from './recording-candle-history.ts';
 import { type Rejection, RejectionLog } from './rejection-log.ts';
 import { ReplayMarket } from './replay-market.ts';
 import { ReplaySource } from './replay-source.ts';
+import { type ReportInputs, ReportInputsCollector } from './report/report-inputs.ts';
 import { type RoundTrip, roundTrips } from './round-trips.ts';
 import { SubscriptionWatch } from './subscription-watch.ts';
 import { type FillRecord, type OrderCost, TradeLedger } from './trade-ledger.ts';
@@ -27,7 +28,7 @@ import { type FillRecord, type OrderCost, TradeLedger } from './trade-ledger.ts'
 export type IntentRecord = RoutedIntent & { at: number };
 
 /** Everything a backtest produced. */
-export interface BacktestResult {
+export interface BacktestResult extends ReportInputs {
   name: string;
   params: ParamOverrides;
   summary: Summary;
@@ -137,6 +138,8 @@ export async function runBacktest(
     (token) => kernel.instruments.byToken(token)?.symbol,
     options.allowMissing === true,
   );
+  // Prices (charts, MAE/MFE, benchmark), effective params and the spec, for the report.
+  const inputs = new ReportInputsCollector(spec, kernel, market);
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));
     subs.push(
@@ -149,6 +152,7 @@ export async function runBacktest(
     subs.push(kernel.plots$.subscribe((p) => plots.push(p)));
     let peak = capital;
     const sample = (at: number): void => {
+      inputs.sample();
       const { gross, exposure } = mark(kernel);
       const pnl = gross - ledger.costs.total;
       const value = capital + pnl;
@@ -172,6 +176,7 @@ export async function runBacktest(
       subs.push(kernel.bus.quote$(i.token, i.mode).subscribe());
       if (i.greeks) subs.push(kernel.bus.greeks$([i.token]).subscribe());
     }
+    inputs.attach();
     // Strategies have subscribed: a token the data lacks stops the run here, not as a quiet zero.
     await gaps.check();
     // The equity curve is sampled by the replay between its steps, not by a timer: a
@@ -228,6 +233,7 @@ export async function runBacktest(
     fillModel: { ...config.paper },
     elapsedMs: Math.round(performance.now() - started),
     replay: { steps: market.steps, records: market.events, timersFired: clock.fired },
+    ...inputs.finish(),
   };
 }
 

@@ -191,6 +191,11 @@ export class Kernel {
     return Object.fromEntries(this.strategies.map((s) => [s.id, s.status]));
   }
 
+  /** Strategy ids with the params they run with: the schema's defaults merged with the config's. */
+  strategyParams(): Record<string, unknown> {
+    return Object.fromEntries(this.strategies.map((s) => [s.id, s.loaded.params]));
+  }
+
   private async doStop(reason: string, budget: AbortSignal | undefined): Promise<ShutdownReport> {
     const log = this.logger.child({ component: 'kernel' });
     const began = Date.now();

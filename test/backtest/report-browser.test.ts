@@ -2,57 +2,142 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { writeReport } from '../../src/backtest/write-report.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-describe('HTML report in headless Chromium', () => {
-  // CI installs Debian's chromium (.ci/apt-packages); without it there is nothing to drive.
-  it.skipIf(!existsSync(CHROMIUM))(
-    'renders the equity and drawdown charts offline, without page errors',
-    async () => {
-      const spec = await loadBacktestSpec('backtests/opening-range-breakout.yaml');
-      const result = await runBacktest(spec);
-      const { html } = await writeReport(result, mkdtempSync(join(tmpdir(), 'tr-html-')));
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      });
-      try {
-        const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-        const errors: string[] = [];
-        const requests: string[] = [];
-        page.on('pageerror', (e) => errors.push(e.message));
-        page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-        page.on('request', (r) => requests.push(r.url()));
-        await page.goto(pathToFileURL(html).href);
-        // Expressions as text: the project's TypeScript has no DOM lib.
-        await page.waitForFunction('window.__chartsReady === true');
-        for (const id of ['equity', 'drawdown']) {
-          const sizes = (await page.evaluate(
-            `[...document.querySelectorAll('#${id} canvas')].map((c) => [c.width, c.height])`,
-          )) as [number, number][];
-          expect(sizes.length, `${id} has canvases`).toBeGreaterThan(0);
-          expect(sizes.some(([w, h]) => w > 100 && h > 100)).toBe(true);
-        }
-        expect(await page.locator('#trades tr').count()).toBe(result.trades.length + 1);
-        expect(errors).toEqual([]);
-        expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
-      } finally {
-        await browser.close();
-      }
-    },
-  );
+/** Runs a spec, writes its report and opens it; errors and off-file requests are kept. */
+async function open(browser: Browser, specFile: string) {
+  const result = await runBacktest(await loadBacktestSpec(specFile));
+  const { html } = await writeReport(result, mkdtempSync(join(tmpdir(), 'tr-html-')));
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(pathToFileURL(html).href);
+  // Expressions as text: the project's TypeScript has no DOM lib.
+  await page.waitForFunction('window.__chartsReady === true');
+  return { result, page, errors, requests };
+}
+
+const canvasSizes = async (page: Page, selector: string): Promise<[number, number][]> =>
+  (await page.evaluate(
+    `[...document.querySelectorAll('${selector} canvas')].map((c) => [c.width, c.height])`,
+  )) as [number, number][];
+
+const rows = (page: Page, id: string): Promise<number> => page.locator(`#${id} tbody tr`).count();
+
+// CI installs Debian's chromium (.ci/apt-packages); without it there is nothing to drive.
+describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('renders the equity, drawdown and price charts offline, without page errors', async () => {
+    const { result, page, errors, requests } = await open(
+      browser,
+      'backtests/opening-range-breakout.yaml',
+    );
+    for (const id of ['equity', 'drawdown', 'price-2885']) {
+      const sizes = await canvasSizes(page, `#${id}`);
+      expect(sizes.length, `${id} has canvases`).toBeGreaterThan(0);
+      expect(sizes.some(([w, h]) => w > 100 && h > 100)).toBe(true);
+    }
+    expect(await rows(page, 'trades')).toBe(result.trades.length);
+    // ₹ with Indian grouping: the capital of ₹10,00,000.
+    expect(await page.locator('#summary').innerText()).toContain('₹10,00,000.00');
+    // Every param the strategy ran with, defaults included, and the spec as written.
+    const params = await page.locator('#params').innerText();
+    for (const name of ['symbol', 'rangeMinutes', 'quantity', 'stopPoints']) {
+      expect(params).toContain(name);
+    }
+    expect(await page.locator('#spec-text').innerText()).toContain('orb.rangeMinutes');
+    expect(errors).toEqual([]);
+    expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('marks every fill, shows plots, breakdowns, daily returns, the benchmark and a negative drawdown axis, and resizes', async () => {
+    const { result, page, errors } = await open(browser, 'backtests/rsi-reversion.yaml');
+    const tokens = [...new Set(result.fills.map((f) => f.token))];
+    expect(tokens.length).toBeGreaterThan(1);
+    // A price chart per traded instrument, titled by symbol, with a marker per fill.
+    for (const t of tokens) {
+      const sizes = await canvasSizes(page, `#price-${t}`);
+      expect(
+        sizes.some(([w, h]) => w > 100 && h > 100),
+        `price chart of ${t}`,
+      ).toBe(true);
+    }
+    const symbols = await page.evaluate(
+      `[...document.querySelectorAll('#prices [data-symbol]')].map((d) => d.dataset.symbol)`,
+    );
+    expect(new Set(symbols as string[])).toEqual(new Set(result.fills.map((f) => f.symbol)));
+    const markers = (await page.evaluate(
+      `Object.values(window.__charts.prices).reduce((n, p) => n + p.markers.markers().length, 0)`,
+    )) as number;
+    expect(markers).toBe(result.fills.length);
+    // The RSI plots (0..100, not prices) each get a pane below their instrument's candles.
+    const panes = (await page.evaluate(
+      `Object.values(window.__charts.prices).map((p) => p.chart.panes().length)`,
+    )) as number[];
+    expect(panes.every((n) => n === 2)).toBe(true);
+    // By symbol and by strategy, with every trade counted once.
+    expect(await rows(page, 'by-symbol')).toBe(new Set(result.trades.map((t) => t.symbol)).size);
+    expect(await rows(page, 'by-strategy')).toBe(1);
+    expect(await page.locator('#by-strategy tbody tr td').nth(1).innerText()).toBe(
+      String(result.summary.trades),
+    );
+    // The sample is one day: one daily return, ₹ in Indian grouping.
+    expect(await rows(page, 'daily')).toBe(1);
+    expect(await page.locator('#daily').innerText()).toMatch(/2026-11-20\s+₹10,00,000\.00/);
+    // The benchmark: buy and hold of the first traded symbol, on the equity chart.
+    const bench = (await page.evaluate(`window.__charts.equity.benchmark.data().length`)) as number;
+    expect(bench).toBeGreaterThan(100);
+    // The drawdown reads below zero, as a percentage, on its axis.
+    const dd = (await page.evaluate(`(() => {
+      const s = window.__charts.drawdown.chart.panes()[0].getSeries()[0];
+      const values = s.data().map((p) => p.value);
+      const min = Math.min(...values);
+      return { max: Math.max(...values), min, label: s.priceFormatter().format(min) };
+    })()`)) as { max: number; min: number; label: string };
+    expect(dd.max).toBeLessThanOrEqual(0);
+    expect(dd.min).toBeLessThan(0);
+    expect(dd.label).toMatch(/^-\d+\.\d{2}%$/);
+    // The charts follow the window.
+    const before = (await canvasSizes(page, '#equity'))[0]?.[0] ?? 0;
+    expect(before).toBeGreaterThan(700);
+    await page.setViewportSize({ width: 700, height: 900 });
+    await page.waitForFunction(
+      `document.querySelector('#equity canvas').width < ${before}`,
+      undefined,
+      { timeout: 5_000 },
+    );
+    const after = (await canvasSizes(page, '#equity'))[0]?.[0] ?? 0;
+    expect(after).toBeLessThan(before);
+    expect(after).toBeGreaterThan(100);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -1,0 +1,64 @@
+import type { ChartData } from './chart-data.ts';
+import { scriptJson } from './format.ts';
+
+/**
+ * The page's script: draws the equity chart (with the benchmark line), the drawdown
+ * chart (a negative % below the peak) and a candlestick chart per traded instrument
+ * (fills as markers at their prices, plots over the price or in a pane below) with
+ * lightweight-charts, which the page inlines. Prices read as ₹ in Indian grouping
+ * (`Intl.NumberFormat('en-IN')`); every chart sizes itself to its box (`autoSize`), so
+ * it follows the window. `window.__charts` exposes the charts to the browser test.
+ */
+export function clientScript(data: ChartData): string {
+  return `
+const R = ${scriptJson(data)};
+const LWC = window.LightweightCharts;
+const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+const plain = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2 });
+const base = (formatter) => ({
+  autoSize: true,
+  layout: { background: { color: '#ffffff' }, textColor: '#1d2330', panes: { separatorColor: '#c9ced8' } },
+  timeScale: { timeVisible: true, secondsVisible: false },
+  rightPriceScale: { borderVisible: false },
+  localization: { priceFormatter: formatter },
+});
+const custom = (formatter) => ({ priceFormat: { type: 'custom', formatter, minMove: 0.01 } });
+const rupees = custom((v) => inr.format(v));
+const percent = (v) => v.toFixed(2) + '%';
+const charts = { equity: null, drawdown: null, prices: {} };
+const eq = LWC.createChart(document.getElementById('equity'), base((v) => inr.format(v)));
+eq.addSeries(LWC.AreaSeries, { ...rupees, title: 'Strategy', lineColor: '#2962ff', topColor: 'rgba(41,98,255,0.3)', bottomColor: 'rgba(41,98,255,0.02)' })
+  .setData(R.equity.map((p) => ({ time: p.time, value: p.e })));
+let benchmark = null;
+if (R.benchmark !== null) {
+  benchmark = eq.addSeries(LWC.LineSeries, { ...rupees, title: 'Buy & hold ' + R.benchmark, color: '#8a8f99', lineWidth: 1, lineStyle: 2 });
+  benchmark.setData(R.equity.filter((p) => p.b !== null).map((p) => ({ time: p.time, value: p.b })));
+}
+eq.timeScale().fitContent();
+charts.equity = { chart: eq, benchmark };
+const dd = LWC.createChart(document.getElementById('drawdown'), base(percent));
+// A drawdown is never above 0: the scale's top stays at 0, however it autoscales.
+const noHeadroom = (original) => { const r = original(); if (r !== null) r.priceRange.maxValue = 0; return r; };
+dd.addSeries(LWC.AreaSeries, { ...custom(percent), autoscaleInfoProvider: noHeadroom, title: '% below peak', lineColor: '#c0262d', topColor: 'rgba(192,38,45,0.02)', bottomColor: 'rgba(192,38,45,0.3)', invertFilledArea: true })
+  .setData(R.equity.map((p) => ({ time: p.time, value: p.d })));
+dd.timeScale().fitContent();
+charts.drawdown = { chart: dd };
+const colors = ['#ff6d00', '#7b1fa2', '#00897b', '#5d4037', '#c2185b', '#1565c0'];
+for (const ins of R.instruments) {
+  const chart = LWC.createChart(document.getElementById('price-' + ins.token), base((v) => inr.format(v)));
+  const candles = chart.addSeries(LWC.CandlestickSeries, { ...rupees, title: ins.symbol, upColor: '#0a7f3f', downColor: '#c0262d', wickUpColor: '#0a7f3f', wickDownColor: '#c0262d', borderVisible: false });
+  candles.setData(ins.bars);
+  const markers = LWC.createSeriesMarkers(candles, ins.markers);
+  let pane = 0;
+  ins.plots.forEach((p, i) => {
+    const options = { title: p.name, color: colors[i % colors.length], lineWidth: 1, priceLineVisible: false };
+    if (p.overlay) chart.addSeries(LWC.LineSeries, { ...options, ...rupees }).setData(p.points);
+    else chart.addSeries(LWC.LineSeries, { ...options, ...custom((v) => plain.format(v)) }, ++pane).setData(p.points);
+  });
+  chart.timeScale().fitContent();
+  charts.prices[ins.token] = { chart, markers };
+}
+window.__charts = charts;
+window.__chartsReady = true;
+`;
+}

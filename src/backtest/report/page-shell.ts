@@ -1,0 +1,26 @@
+import { esc } from './format.ts';
+
+const STYLE = `body{font:14px system-ui,sans-serif;margin:24px;color:#1d2330;background:#fff}
+h1{font-size:20px}h2{font-size:16px;margin-top:28px}h3{font-size:14px;margin:16px 0 4px}
+table{border-collapse:collapse;margin:8px 0}td,th{padding:3px 10px;border-bottom:1px solid #e3e6ec;text-align:right;white-space:nowrap}
+td:first-child,th:first-child{text-align:left}.up{color:#0a7f3f}.down{color:#c0262d}
+.chart{width:100%;height:320px;margin:8px 0}.chart.tall{height:480px}.grid{display:flex;gap:32px;flex-wrap:wrap;align-items:flex-start}
+.scroll{overflow-x:auto}pre{background:#f5f6f8;padding:12px;overflow-x:auto;font-size:12px}
+.axis-note{color:#5b6372;font-size:12px;margin:0}`;
+
+/**
+ * The report page around its body: one self-contained HTML document (styles inline,
+ * the charting library and the page's script inlined; no request leaves the file).
+ */
+export function pageShell(title: string, body: string, library: string, script: string): string {
+  return `<!doctype html>
+<html lang="en-IN"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${STYLE}</style></head><body>
+${body}
+<script>${library}</script>
+<script>${script}</script>
+</body></html>
+`;
+}

@@ -1,0 +1,80 @@
+import type { Paise } from '../../domain/money.ts';
+import type { EquityPoint } from '../metrics.ts';
+
+/** IST is UTC+5:30. */
+const IST_MS = 19_800_000;
+
+/** The equity change over one IST day or month. */
+export interface PeriodReturn {
+  /** `2026-11-20` (a day) or `2026-11` (a month), IST. */
+  period: string;
+  /** Equity at the end of the period before, paise (the capital for the first). */
+  startEquity: Paise;
+  endEquity: Paise;
+  /** endEquity − startEquity. */
+  pnl: Paise;
+  /** pnl ÷ startEquity, percent (2 decimals). */
+  returnPercent: number;
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+function period(key: string, startEquity: Paise, endEquity: Paise): PeriodReturn {
+  const pnl = endEquity - startEquity;
+  return {
+    period: key,
+    startEquity,
+    endEquity,
+    pnl,
+    returnPercent: startEquity === 0 ? 0 : round2((pnl / startEquity) * 100),
+  };
+}
+
+/**
+ * Daily returns from the equity curve: one entry per IST date that had an in-session
+ * sample (nights and holidays, when nothing trades, are not days), each from the
+ * equity at the previous such day's last sample (the capital for the first) to its own
+ * last sample.
+ *
+ * @example
+ * ```ts
+ * dailyReturns(result.equity, result.summary.capital)[0]; // { period: '2026-11-20', pnl: -25830, … }
+ * ```
+ */
+export function dailyReturns(equity: readonly EquityPoint[], capital: Paise): PeriodReturn[] {
+  const out: PeriodReturn[] = [];
+  let start = capital;
+  let day = '';
+  let last = capital;
+  let traded = false;
+  const close = (): void => {
+    if (day !== '' && traded) {
+      out.push(period(day, start, last));
+      start = last;
+    }
+  };
+  for (const p of equity) {
+    const d = new Date(p.at + IST_MS).toISOString().slice(0, 10);
+    if (d !== day) {
+      close();
+      day = d;
+      traded = false;
+    }
+    last = p.equity;
+    traded ||= p.open;
+  }
+  close();
+  return out;
+}
+
+/** Monthly returns: the daily ones joined by IST month. */
+export function monthlyReturns(daily: readonly PeriodReturn[]): PeriodReturn[] {
+  const out: PeriodReturn[] = [];
+  for (const d of daily) {
+    const month = d.period.slice(0, 7);
+    const prev = out.at(-1);
+    if (prev?.period === month) out[out.length - 1] = period(month, prev.startEquity, d.endEquity);
+    else out.push(period(month, d.startEquity, d.endEquity));
+  }
+  return out;
+}
