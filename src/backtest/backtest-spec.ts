@@ -1,4 +1,5 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { parse } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../config/config-error.ts';
 import { type RunnerConfig, runnerConfigSchema } from '../config/config-schema.ts';
@@ -37,8 +38,11 @@ export const backtestSectionSchema = z
     out: z.string().min(1).optional(),
     /** Equity curve sampling step, virtual seconds. */
     equityIntervalSeconds: z.number().int().min(1).default(60),
-    /** Log level of the replayed bot (its intents and fills are in the report anyway). */
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('warn'),
+    /**
+     * Log level of the replayed bot (its intents and fills are in the report anyway). A
+     * `logging.level` written in the spec wins over it; the parsed spec holds the winner here.
+     */
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
     costs: costOverridesSchema.default({}),
     /** Token bought and held on the report's equity chart; default the first traded. */
     benchmark: z.number().int().positive().optional(),
@@ -107,6 +111,9 @@ export function parseBacktestSpec(
   }
   const name = basename(file, extname(file));
   const folder = dirname(resolve(file));
+  // The runner config's `logging.level` defaults to info, which a backtest must not take
+  // for a choice: only one the spec writes wins over `backtest.logLevel` (default warn).
+  const written = (parse(text) as { logging?: { level?: unknown } } | null)?.logging?.level;
   return {
     file,
     name,
@@ -114,6 +121,7 @@ export function parseBacktestSpec(
     config,
     backtest: {
       ...backtest,
+      logLevel: written === undefined ? backtest.logLevel : config.logging.level,
       data: resolve(folder, backtest.data),
       out: resolve(folder, backtest.out ?? join('out', name)),
     },

@@ -19,6 +19,9 @@ export interface ProgressStream {
  */
 export class ProgressBar {
   private lastDrawn = -1;
+  /** The bar as last drawn, redrawn under a line printed while it shows. */
+  private drawn = '';
+  private finished = false;
 
   constructor(
     private readonly stream: ProgressStream,
@@ -39,11 +42,25 @@ export class ProgressBar {
     const width = Math.max(10, Math.min(40, (this.stream.columns ?? 80) - 40));
     const full = Math.round((pct / 100) * width);
     const bar = `${'█'.repeat(full)}${'░'.repeat(width - full)}`;
-    this.stream.write(`\r${this.label} ${bar} ${String(pct).padStart(3)}% ${note}\u001b[K`);
+    this.drawn = `${this.label} ${bar} ${String(pct).padStart(3)}% ${note}`;
+    this.stream.write(`\r${this.drawn}\u001b[K`);
+  }
+
+  /**
+   * Prints `text` (whole lines, e.g. log lines) to `out` without breaking the bar: while
+   * the bar shows and `out` is a terminal too, the bar's line is cleared, the text printed
+   * and the bar drawn again below it. The one writer of both, so neither cuts the other.
+   */
+  print(out: ProgressStream, text: string): void {
+    const showing = this.enabled && this.drawn !== '' && !this.finished && out.isTTY === true;
+    if (showing) this.stream.write('\r\u001b[K');
+    out.write(text);
+    if (showing) this.stream.write(`${this.drawn}\u001b[K`);
   }
 
   /** Ends the line. */
   done(): void {
-    if (this.enabled && this.lastDrawn >= 0) this.stream.write('\n');
+    if (this.enabled && this.lastDrawn >= 0 && !this.finished) this.stream.write('\n');
+    this.finished = true;
   }
 }

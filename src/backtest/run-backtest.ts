@@ -1,11 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
+import { createLogger } from '../logging/create-logger.ts';
+import type { LogContext, LogSink } from '../logging/log-context.ts';
 import { Kernel } from '../runtime/kernel.ts';
 import type { PlotPoint } from '../strategy/strategy-context.ts';
 import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-spec.ts';
@@ -64,7 +66,10 @@ export interface RunBacktestOptions {
    * `missingData` says which); by default that throws `MissingDataError`.
    */
   allowMissing?: boolean;
+  /** The bot's logger; default one at the spec's level and `logging.format`, to `logSink`. */
   logger?: Logger;
+  /** Where the default logger's lines go (default stdout); the CLI's keeps its progress bar whole. */
+  logSink?: LogSink;
 }
 
 /**
@@ -109,7 +114,16 @@ export async function runBacktest(
     recording: { ...spec.config.recording, enabled: false },
     logging: { ...spec.config.logging, summaryIntervalSeconds: 0 },
   };
-  const logger = options.logger ?? pino({ level: bt.logLevel });
+  // Lines stamped with the virtual clock's time (simulated, IST) and, pretty, with symbols.
+  const logContext: LogContext = { now: () => clock.now() };
+  const logger =
+    options.logger ??
+    createLogger({
+      level: bt.logLevel,
+      format: spec.config.logging.format,
+      context: logContext,
+      ...(options.logSink === undefined ? {} : { destination: options.logSink }),
+    });
   const model = costModel(bt.costs);
   const ledger = new TradeLedger(model);
   const intents: IntentRecord[] = [];
@@ -140,6 +154,7 @@ export async function runBacktest(
   );
   // Prices (charts, MAE/MFE, benchmark), effective params and the spec, for the report.
   const inputs = new ReportInputsCollector(spec, kernel, market);
+  logContext.symbolOf = (token) => kernel.instruments.byToken(token)?.symbol;
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));
     subs.push(

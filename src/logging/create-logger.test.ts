@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { SessionError } from '../api/errors/session-error.ts';
 import { createLogger } from './create-logger.ts';
+import type { LogContext } from './log-context.ts';
 
 function capture() {
   const lines: string[] = [];
@@ -42,5 +43,73 @@ describe('createLogger', () => {
     log.info('quiet');
     log.warn('loud');
     expect(lines).toHaveLength(1);
+  });
+
+  it('redacts credentials in pretty lines too', () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ level: 'info', format: 'pretty', destination });
+    const secret = { appId: 'APP-SECRET-1', token: 'TOKEN-SECRET-2' };
+    log.info({ credentials: secret, quote: { token: 3045 } }, 'creds');
+    log.child({ component: 'api' }).warn({ request: { headers: secret } }, 'headers');
+    log.info({ accessToken: 'TOKEN-SECRET-3' }, 'top');
+    const out = lines.join('');
+    expect(lines).toHaveLength(3);
+    expect(out).not.toMatch(/SECRET/);
+    expect(out).toContain('[redacted]');
+    expect(out).toContain('token: 3045');
+  });
+
+  it('stamps marketTime (ISO, IST) from the bound clock, over a field of that name', () => {
+    const { lines, destination } = capture();
+    const context: LogContext = {};
+    const log = createLogger({ level: 'info', format: 'json', destination, context });
+    log.info('before the bot exists');
+    let now = Date.parse('2026-11-20T03:43:00.000Z');
+    context.now = () => now;
+    log.child({ component: 'kernel' }).info({ marketTime: 'stale' }, 'bot started');
+    now += 61_500;
+    log.info({ a: 1 }, 'later');
+    const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records[0]?.marketTime).toBeUndefined();
+    expect(records[1]).toMatchObject({
+      marketTime: '2026-11-20T09:13:00.000+05:30',
+      component: 'kernel',
+    });
+    expect(records[2]).toMatchObject({ marketTime: '2026-11-20T09:14:01.500+05:30', a: 1 });
+    expect(typeof records[2]?.time).toBe('number');
+  });
+
+  it('pretty lines carry the bound clock’s IST time and symbols', () => {
+    const { lines, destination } = capture();
+    const context: LogContext = {
+      now: () => Date.parse('2026-11-20T04:01:02.000Z'),
+      symbolOf: (t) => (t === 3045 ? 'SBIN-EQ' : undefined),
+    };
+    const log = createLogger({ level: 'info', format: 'pretty', destination, context });
+    log.child({ strategy: 'sma' }).info({ token: 3045, close: 79965 }, 'signal');
+    expect(lines.join('')).toBe(
+      '── 2026-11-20 Fri IST ──\n09:31:02 IST  sma  signal  token=SBIN-EQ close=₹799.65\n',
+    );
+  });
+
+  it('auto is pretty on a terminal and JSON elsewhere', () => {
+    const tty = {
+      text: '',
+      isTTY: true,
+      write(t: string) {
+        this.text += t;
+      },
+    };
+    const pipe = {
+      text: '',
+      isTTY: false,
+      write(t: string) {
+        this.text += t;
+      },
+    };
+    createLogger({ format: 'auto', destination: tty }).info('hello');
+    createLogger({ format: 'auto', destination: pipe }).info('hello');
+    expect(tty.text).toMatch(/^── .* IST ──\n\d\d:\d\d:\d\d IST {2}- {2}hello\n$/);
+    expect(JSON.parse(pipe.text)).toMatchObject({ msg: 'hello', level: 30 });
   });
 });

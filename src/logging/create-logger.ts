@@ -1,4 +1,7 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { toIstIso } from '../domain/ist.ts';
+import type { LogContext, LogSink } from './log-context.ts';
+import { PrettyLines } from './pretty-lines.ts';
 
 /** Log levels, as pino names them. */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -30,15 +33,23 @@ const REDACT_PATHS = [
 /** Options of {@link createLogger}. */
 export interface CreateLoggerOptions {
   level?: LogLevel;
-  /** `pretty` for people, `json` for machines; `auto` picks pretty on a TTY. */
+  /** `pretty` for people, `json` for machines; `auto` picks pretty when the destination is a TTY. */
   format?: 'auto' | 'json' | 'pretty';
   /** Where lines go; default stdout. */
-  destination?: DestinationStream;
+  destination?: LogSink;
+  /**
+   * The bot's clock and instrument master, bound when the bot exists: each line gets
+   * `marketTime` (ISO, IST offset) from the clock, and pretty lines show symbols.
+   */
+  context?: LogContext;
 }
 
 /**
- * The root logger: pino JSON, pretty on a terminal, with credentials redacted. Make one
- * child per component (`logger.child({ component: 'bus' })`) and per strategy.
+ * The root logger: pino, with credentials redacted; JSON for machines, one readable line
+ * per event for people (see {@link PrettyLines}), formatted in-process so that a
+ * backtest's lines carry its virtual time. With a `context`, every line carries
+ * `marketTime` from the bot's clock (which wins over a field of that name in the call).
+ * Make one child per component (`logger.child({ component: 'bus' })`) and per strategy.
  *
  * @example
  * ```ts
@@ -47,23 +58,40 @@ export interface CreateLoggerOptions {
  * ```
  */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const level = options.level ?? 'info';
+  const context = options.context;
   const base: LoggerOptions = {
-    level: options.level ?? 'info',
+    level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: null,
+    ...(context === undefined
+      ? {}
+      : {
+          mixin: () => (context.now === undefined ? {} : { marketTime: toIstIso(context.now()) }),
+          // The clock's time wins: one `marketTime`, in IST, whoever logs.
+          mixinMergeStrategy: (merge: object, mixin: object) => ({ ...merge, ...mixin }),
+        }),
   };
   const format = options.format ?? 'auto';
-  const pretty =
-    format === 'pretty' ||
-    (format === 'auto' && options.destination === undefined && process.stdout.isTTY === true);
-  if (pretty) {
-    return pino({
-      ...base,
-      transport: {
-        target: 'pino-pretty',
-        options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+  const out: LogSink = options.destination ?? process.stdout;
+  const pretty = format === 'pretty' || (format === 'auto' && out.isTTY === true);
+  if (!pretty) return options.destination === undefined ? pino(base) : pino(base, sinkStream(out));
+  const lines = new PrettyLines({
+    level: pino.levels.values[level] ?? Number.POSITIVE_INFINITY,
+    ...(context === undefined ? {} : { context }),
+  });
+  return pino(
+    base,
+    sinkStream({
+      write: (json: string) => {
+        const text = lines.format(json);
+        if (text !== '') out.write(text);
       },
-    });
-  }
-  return options.destination === undefined ? pino(base) : pino(base, options.destination);
+    }),
+  );
+}
+
+/** A sink as pino's destination (pino writes one serialised record a call). */
+function sinkStream(sink: LogSink): DestinationStream {
+  return { write: (msg: string) => void sink.write(msg) };
 }

@@ -23,6 +23,7 @@ import { engineOverParts } from './engine-over-parts.ts';
 import { instrumentMasterFor, loadInstrumentMaster } from './instrument-master-for.ts';
 import { startKernelSchedules } from './kernel-schedules.ts';
 import { logShutdownReport } from './log-shutdown-report.ts';
+import { OrderEventLog } from './order-event-log.ts';
 import type { KernelOptions, ModeParts } from './modes/mode-parts.ts';
 import { resolveMode } from './modes/resolve-mode.ts';
 import { SessionExpiryNotice } from './session-expiry-notice.ts';
@@ -51,6 +52,7 @@ export class Kernel {
   private readonly strategies: readonly StrategyRunner[];
   private readonly logger: Logger;
   private readonly sessionNotice: SessionExpiryNotice;
+  private readonly orderLog: OrderEventLog;
   private readonly positions$ = new BehaviorSubject<Position[]>([]);
   private readonly subscriptions: Subscription[] = [];
   private stopping: Promise<ShutdownReport> | undefined;
@@ -81,6 +83,7 @@ export class Kernel {
     this.strategies = built.strategies;
     this.logger = built.logger;
     this.sessionNotice = built.sessionNotice;
+    this.orderLog = new OrderEventLog(this.logger);
     this.clock = this.parts.clock;
     this.calendarStore = this.parts.calendarStore;
     this.bus = this.parts.feed;
@@ -250,10 +253,8 @@ export class Kernel {
   }
 
   private onOrderEvent(e: OrderEvent): void {
-    const log = this.logger.child({ component: 'execution', strategy: e.strategyId });
-    const { intent: _intent, ...rest } = e as OrderEvent & { intent?: unknown };
-    const level = e.type === 'OrderRejected' || e.type === 'OrderDenied' ? 'warn' : 'info';
-    log[level]({ event: rest }, e.type);
+    // One record an event, with the order it belongs to (side, quantity, symbol).
+    this.orderLog.log(e);
     // The engine marked positions and checked the kill switch before it published the fill.
     if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled')
       this.positions$.next(this.engine.positions.positions());

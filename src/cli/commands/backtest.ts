@@ -96,6 +96,11 @@ export function backtestCommand(): Command {
         ]);
         const result = await runBacktest(spec, {
           onProgress: (done) => bar.update(done),
+          // Log lines go out through the bar, which clears its line and draws itself again.
+          logSink: {
+            write: (text: string) => bar.print(process.stdout, text),
+            isTTY: process.stdout.isTTY === true,
+          },
           allowMissing: opts.allowMissing === true,
         });
         bar.done();

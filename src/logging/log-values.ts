@@ -1,0 +1,102 @@
+import { formatInr } from '../domain/money.ts';
+
+/**
+ * Field names that hold paise wherever the framework logs them (events, quotes, positions,
+ * candles). A number under one of these names is shown in rupees; any other number as is.
+ * Strategies' own fields with other names cannot be told apart from counts, so they stay
+ * numbers.
+ */
+const PAISE_FIELDS = new Set([
+  'price',
+  'fillPrice',
+  'averagePrice',
+  'avgPrice',
+  'triggerPrice',
+  'limitPrice',
+  'lastPrice',
+  'ltp',
+  'open',
+  'high',
+  'low',
+  'close',
+  'spot',
+  'bid',
+  'ask',
+  'pnl',
+  'realisedPaise',
+  'unrealisedPaise',
+  'strike',
+]);
+
+/** Fields every line shows elsewhere (time, level, who) or that only machines want. */
+const HIDDEN = new Set([
+  'level',
+  'time',
+  'msg',
+  'marketTime',
+  'pid',
+  'hostname',
+  'component',
+  'strategy',
+]);
+
+/** Longest value shown in a generic line; the JSON output keeps it whole. */
+const MAX_VALUE = 160;
+
+/** Rupees for paise: `₹7,94,150.25`; a fraction of a paisa (an average) is rounded. */
+export function rupees(paise: number): string {
+  return formatInr(Math.round(paise));
+}
+
+/** What a token is called: its symbol, else the number itself. */
+export type SymbolOf = (token: number) => string | undefined;
+
+/**
+ * One field's value for people: paise fields in rupees (nested ones too), tokens with their
+ * symbol, fractions to two places, objects compact.
+ */
+function showValue(key: string, value: unknown, symbolOf: SymbolOf, depth = 0): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return String(value);
+    if (PAISE_FIELDS.has(key)) return rupees(value);
+    if (key === 'token' && Number.isInteger(value)) return symbolOf(value) ?? String(value);
+    return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
+  }
+  if (typeof value === 'string') return /\s/.test(value) ? JSON.stringify(value) : value;
+  if (value === null || typeof value !== 'object' || depth > 2) return String(value);
+  if (Array.isArray(value))
+    return `[${value.map((v) => showValue(key, v, symbolOf, depth + 1)).join(', ')}]`;
+  const parts = Object.entries(value).map(
+    ([k, v]) => `${k}: ${showValue(k, v, symbolOf, depth + 1)}`,
+  );
+  return `{${parts.join(', ')}}`;
+}
+
+/** An error as pino serialises it (`err`), in one line: `TypeError: message`. */
+function showError(err: unknown): string {
+  if (err === null || typeof err !== 'object') return String(err);
+  const e = err as { type?: unknown; message?: unknown };
+  const message = typeof e.message === 'string' ? e.message : JSON.stringify(err);
+  return typeof e.type === 'string' && e.type !== 'Error' ? `${e.type}: ${message}` : message;
+}
+
+/**
+ * The fields of a record a generic line shows, `key=value` each (money in rupees, tokens as
+ * symbols, long values cut); what the line shows elsewhere is left out.
+ *
+ * @example
+ * ```ts
+ * compactFields({ msg: 'x', close: 79965, token: 3045 }, () => 'SBIN-EQ'); // 'close=₹799.65 token=SBIN-EQ'
+ * ```
+ */
+export function compactFields(record: Record<string, unknown>, symbolOf: SymbolOf): string {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    // A field that repeats the message (a warning's `note`) is said once.
+    if (HIDDEN.has(key) || value === undefined || value === record.msg) continue;
+    let text = key === 'err' ? showError(value) : showValue(key, value, symbolOf);
+    if (text.length > MAX_VALUE) text = `${text.slice(0, MAX_VALUE - 1)}…`;
+    out.push(`${key}=${text}`);
+  }
+  return out.join(' ');
+}
