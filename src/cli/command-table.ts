@@ -68,6 +68,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/record.ts')).recordCommand(),
   },
   {
+    name: 'history',
+    term: 'history [options]',
+    description: 'Download candles from the service into a recording for backtests (resumes)',
+    load: async () => (await import('./commands/history.ts')).historyCommand(),
+  },
+  {
     name: 'backtest',
     term: 'backtest [options]',
     description: 'Replay recorded data through strategies; print and write the report',

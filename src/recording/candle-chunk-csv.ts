@@ -10,7 +10,8 @@ export type CandleBar = Pick<Candle, 'start' | 'open' | 'high' | 'low' | 'close'
 
 /** One chunk row: the bar's start in IST ISO, integer paise, volume, oi or empty. */
 export function formatCandleRow(bar: CandleBar): string {
-  return `${toIstIso(bar.start)},${bar.open},${bar.high},${bar.low},${bar.close},${bar.volume},${bar.oi ?? ''}`;
+  // Whole-second bar starts print without milliseconds, as the format shows them.
+  return `${toIstIso(bar.start).replace('.000+', '+')},${bar.open},${bar.high},${bar.low},${bar.close},${bar.volume},${bar.oi ?? ''}`;
 }
 
 const INTEGER = /^-?\d+$/;

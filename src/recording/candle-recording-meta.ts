@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { holidaysSchema } from '../api/schemas/utilities.ts';
 import { CANDLE_INTERVALS } from '../domain/candle.ts';
+import { EXCHANGES } from '../domain/order-params.ts';
 
 /** `meta.json`'s `format` for a candle recording (a tick recording says `tiqs-runner-recording`). */
 export const CANDLE_RECORDING_FORMAT = 'tiqs-runner-candles';
@@ -10,7 +11,7 @@ const istDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an IST date YYYY-MM-DD'
 /** One instrument of a candle recording, as the instrument master describes it. */
 export const candleInstrumentSchema = z.object({
   token: z.number().int().positive(),
-  exchange: z.string().min(1),
+  exchange: z.enum(EXCHANGES),
   symbol: z.string().min(1),
   /** Tick size, paise. */
   tickSize: z.number().int().positive(),

@@ -12,8 +12,11 @@ export interface CandleRecordingSummary {
   /** Earliest bar start and latest bar end (start + interval), epoch ms; 0 when no bars. */
   readonly firstStart: number;
   readonly lastEnd: number;
-  /** IST day numbers (`istDayNumber`) on which any token has a bar. */
-  readonly days: ReadonlySet<number>;
+  /**
+   * IST day numbers (`istDayNumber`) on which any token has a bar, each with its first bar
+   * start and last bar end (what derived holidays and special sessions are read from).
+   */
+  readonly days: ReadonlyMap<number, { readonly first: number; readonly lastEnd: number }>;
 }
 
 /**
@@ -31,10 +34,10 @@ export async function scanCandleRecording(
   meta: Pick<CandleRecordingMeta, 'instruments' | 'interval'>,
 ): Promise<CandleRecordingSummary> {
   const barsByToken = new Map<number, number>();
-  const days = new Set<number>();
+  const days = new Map<number, { first: number; lastEnd: number }>();
+  const step = CANDLE_INTERVAL_MS[meta.interval];
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  let lastDay = Number.NaN;
   for (const { token } of meta.instruments) {
     let n = 0;
     for await (const c of candleRows(dir, token)) {
@@ -42,8 +45,12 @@ export async function scanCandleRecording(
       if (c.start < first) first = c.start;
       if (c.start > last) last = c.start;
       const day = istDayNumber(c.start);
-      if (day !== lastDay) days.add(day);
-      lastDay = day;
+      const seen = days.get(day);
+      if (seen === undefined) days.set(day, { first: c.start, lastEnd: c.start + step });
+      else {
+        seen.first = Math.min(seen.first, c.start);
+        seen.lastEnd = Math.max(seen.lastEnd, c.start + step);
+      }
     }
     barsByToken.set(token, n);
   }
@@ -52,7 +59,7 @@ export async function scanCandleRecording(
     bars,
     barsByToken,
     firstStart: bars === 0 ? 0 : first,
-    lastEnd: bars === 0 ? 0 : last + CANDLE_INTERVAL_MS[meta.interval],
+    lastEnd: bars === 0 ? 0 : last + step,
     days,
   };
 }

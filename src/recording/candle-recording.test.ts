@@ -93,7 +93,7 @@ describe('candle recording writer and reader', () => {
     const text = await readFile(join(dir, 'candles/3045/2025-01-01_2025-01-31.csv'), 'utf8');
     expect(text.split('\n').slice(0, 2)).toEqual([
       'time,open,high,low,close,volume,oi',
-      '2025-01-02T09:15:00.000+05:30,800,810,790,805,0,',
+      '2025-01-02T09:15:00+05:30,800,810,790,805,0,',
     ]);
   });
 

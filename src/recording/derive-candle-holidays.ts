@@ -1,0 +1,57 @@
+import type { Holidays } from '../api/schemas/utilities.ts';
+import { istDayStartOf, istParts } from '../domain/ist.ts';
+import { dateDay, dayDate } from './candle-chunk-plan.ts';
+import type { CandleRecordingSummary } from './candle-recording-scan.ts';
+
+/** `DD-MM-YYYY`, the holiday list's key, of an IST day number. */
+function holidayKey(day: number): string {
+  const [y, m, d] = dayDate(day).split('-');
+  return `${d}-${m}-${y}`;
+}
+
+/** `HH:MM` in IST of an instant. */
+function hhmm(ms: number): string {
+  const p = istParts(ms);
+  return `${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+}
+
+/**
+ * The calendar a candle recording implies for IST dates `from`..`to`: a weekday with no
+ * bar of any token is a holiday; a weekend day with bars is a special session from its
+ * first bar to its last bar's end. Only for years `skipYears` does not hold (the years a
+ * source's own holiday answer covers). Used by `import-candles` (no source) and by
+ * `history` for the years before the source's current-year list.
+ *
+ * @example
+ * ```ts
+ * deriveCandleHolidays('2025-01-01', '2025-12-31', summary.days, new Set([2026]));
+ * ```
+ */
+export function deriveCandleHolidays(
+  from: string,
+  to: string,
+  days: CandleRecordingSummary['days'],
+  skipYears: ReadonlySet<number> = new Set(),
+): Holidays {
+  const out: Holidays = { holidays: {}, specialTradingDays: {} };
+  // IST day numbers count from 1970-01-01 IST, as the date days here count from 1970-01-01.
+  for (let day = dateDay(from); day <= dateDay(to); day++) {
+    const parts = istParts(istDayStartOf(day));
+    if (skipYears.has(parts.year)) continue;
+    const weekend = parts.weekday === 0 || parts.weekday === 6;
+    const traded = days.get(day);
+    if (!weekend && traded === undefined) out.holidays[holidayKey(day)] = 'no bars (derived)';
+    if (weekend && traded !== undefined)
+      out.specialTradingDays[holidayKey(day)] = [`${hhmm(traded.first)}-${hhmm(traded.lastEnd)}`];
+  }
+  return out;
+}
+
+/** The years a holiday answer has keys in (`DD-MM-YYYY`). */
+export function holidayYears(holidays: Holidays | null): Set<number> {
+  const keys = [
+    ...Object.keys(holidays?.holidays ?? {}),
+    ...Object.keys(holidays?.specialTradingDays ?? {}),
+  ];
+  return new Set(keys.map((k) => Number(k.slice(6, 10))));
+}
