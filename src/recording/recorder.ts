@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { from, type Observable, type Subscription, tap } from 'rxjs';
+import { from, map, type Observable, type Subscription, tap } from 'rxjs';
 import type { Quote } from '../api/schemas/quote.ts';
 import type {
   Greeks,
@@ -14,6 +14,7 @@ import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketDataBus } from '../market-data/market-data-bus.ts';
 import type { MarketSource } from '../market-data/market-source.ts';
+import { projectQuote } from '../market-data/project-quote.ts';
 import { RecordWriter } from './record-writer.ts';
 import type { RecordingMeta } from './recording-meta.ts';
 
@@ -36,11 +37,20 @@ export interface RecorderOptions {
   /** gzip the quote file when closing (a third of the size; replay unzips it once). */
   gzip?: boolean;
   note?: string;
+  /**
+   * `full` (default): every quote poll is asked of the source in `full` mode and recorded
+   * so, and the poller gets the mode it asked for projected from it: the recording has
+   * depth for every token from its first poll, so a backtest's paper venue can fill an
+   * order placed before the recording run ever traded the token. `as-polled`: each poll
+   * in its own mode (smaller files, but no depth where nothing asked for `full`).
+   */
+  depth?: 'full' | 'as-polled';
 }
 
 /**
  * Records what the market-data source answers, as the bot asked for it: every quote
- * answer in the mode it was polled in, greeks, the holidays and option-chain snapshots.
+ * answer (in `full` mode by default, see {@link RecorderOptions.depth}), greeks, the
+ * holidays and option-chain snapshots.
  * It wraps the kernel's source ({@link tap}), so it sees exactly what the bus polled —
  * every mode in use, unchanged quotes included — at the instant the bus asked, and adds
  * no request of its own. {@link attach} adds demand for instruments no strategy follows.
@@ -100,15 +110,24 @@ export class Recorder {
         signal?: AbortSignal,
       ): Observable<Quote<M>[]> => {
         const at = clock.now();
-        return from(source.quotes(mode, tokens, signal)).pipe(
-          tap((quotes) => {
-            if (this.closed) return;
-            for (const q of quotes) {
-              this.writer.quote(mode, q, at);
-              this.tokens.add(q.token);
-            }
-            this.seen(at);
-          }),
+        const record = (asked: QuoteMode, quotes: readonly Quote[]): void => {
+          if (this.closed) return;
+          for (const q of quotes) {
+            this.writer.quote(asked, q, at);
+            this.tokens.add(q.token);
+          }
+          this.seen(at);
+        };
+        if (mode === 'full' || this.options.depth === 'as-polled') {
+          return from(source.quotes(mode, tokens, signal)).pipe(
+            tap((quotes) => record(mode, quotes)),
+          );
+        }
+        // Asked in full, recorded in full, answered in the mode the poller asked for (the
+        // same fields a poll in that mode returns: the bot runs as it would without us).
+        return from(source.quotes('full', tokens, signal)).pipe(
+          tap((quotes) => record('full', quotes)),
+          map((quotes) => quotes.map((q) => projectQuote(q, 'full', mode))),
         );
       },
       greeks: (tokens: readonly number[], signal?: AbortSignal): Observable<Greeks[]> => {
