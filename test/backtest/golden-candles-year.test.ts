@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ logging: { level: silent, summaryIntervalSeconds: 0 }
     console.info(
       `golden-candles-year: ${total} bars written in ${Math.round(writeMs)} ms, replayed in ${result.elapsedMs} ms (${Math.round(total / (result.elapsedMs / 1_000))} bars/s, ${result.replay.steps} steps)`,
     );
-    if (process.env.UPDATE_GOLDEN === '1' || !existsSync(GOLDEN)) {
+    if (process.env.UPDATE_GOLDEN === '1') {
       writeFileSync(GOLDEN, `${JSON.stringify(figures, null, 2)}\n`);
     }
     expect(figures).toEqual(JSON.parse(readFileSync(GOLDEN, 'utf8')));
