@@ -1,6 +1,7 @@
 import { constants } from 'node:os';
 import { Command } from 'commander';
 import { createLogger } from '../../logging/create-logger.ts';
+import type { LogContext } from '../../logging/log-context.ts';
 import { CredentialReload } from '../../runtime/credential-reload.ts';
 import { Kernel } from '../../runtime/kernel.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
@@ -28,7 +29,13 @@ export function runCommand(): Command {
     .action(async (opts: { config: string }) => {
       const config = await loadConfigOrReport(opts.config);
       if (config === undefined) return;
-      const logger = createLogger({ level: config.logging.level, format: config.logging.format });
+      // Bound to the kernel once it exists: lines then carry market time and symbols.
+      const logContext: LogContext = {};
+      const logger = createLogger({
+        level: config.logging.level,
+        format: config.logging.format,
+        context: logContext,
+      });
       let kernel: Kernel;
       try {
         kernel = await Kernel.create({ config, configFile: opts.config, logger });
@@ -40,6 +47,9 @@ export function runCommand(): Command {
         }
         throw err;
       }
+      // The market's time (the simulator's, when it runs faster than the wall) and symbols.
+      logContext.now = () => kernel.clock.now();
+      logContext.symbolOf = (token) => kernel.instruments.byToken(token)?.symbol;
       const budgetMs = config.execution.shutdownTimeoutMs;
       let stopping = false;
       let finished = false;
