@@ -140,7 +140,12 @@ export const runnerConfigSchema = z.strictObject({
     .prefault({}),
   logging: z
     .object({
+      /** pino level. In a backtest spec, a level written here wins over `backtest.logLevel`. */
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      /**
+       * `pretty`: one readable line an event, in market time (IST), ₹ and symbols; `json`:
+       * every field, plus `marketTime`; `auto`: pretty when stdout is a terminal.
+       */
       format: z.enum(['auto', 'json', 'pretty']).default('auto'),
       summaryIntervalSeconds: z.number().int().min(0).default(30),
     })
