@@ -74,6 +74,13 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/history.ts')).historyCommand(),
   },
   {
+    name: 'import-candles',
+    term: 'import-candles [options]',
+    description:
+      'Import a candle CSV file (timestamp,open,high,low,close,volume[,oi]) into a recording',
+    load: async () => (await import('./commands/import-candles.ts')).importCandlesCommand(),
+  },
+  {
     name: 'backtest',
     term: 'backtest [options]',
     description: 'Replay recorded data through strategies; print and write the report',
