@@ -73,7 +73,8 @@ export async function writeCandleFixture(
       price = Math.max(1_000, Math.round((price * (1 + (next() - 0.5) * 0.02)) / 5) * 5);
       for (const session of calendar.sessions(day)) {
         for (let start = session.start; start < session.end; start += 60_000) {
-          const open = price;
+          // Bars open a few ticks from the last close, as real minutes do.
+          const open = Math.max(1_000, price + 5 * (Math.floor(next() * 5) - 2));
           const close = Math.max(1_000, Math.round((open * (1 + (next() - 0.5) * 0.004)) / 5) * 5);
           const high = Math.max(open, close) + 5 * Math.floor(next() * 8);
           const low = Math.min(open, close) - 5 * Math.floor(next() * 8);

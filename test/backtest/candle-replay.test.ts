@@ -105,6 +105,44 @@ describe('replay from candles', () => {
     expect(five[0]?.start).toBe(FRI_OPEN + 370 * MIN);
   });
 
+  it('fills a market order decided on a candle close at the next bar’s open plus the slippage', async () => {
+    const config = parseConfig(
+      `
+mode: paper
+strategies:
+  - id: probe
+    module: ../test/fixtures/strategies/candle-probe.ts
+    params: { token: ${SBIN.token}, history: 0 }
+paper: { slippageTicks: 2 }
+logging: { level: silent, summaryIntervalSeconds: 0 }
+`,
+      'config/candle-replay.yaml',
+      {},
+    );
+    const result = await runBacktest({
+      file: resolve('config/candle-replay.yaml'),
+      name: 'candle-replay-fills',
+      projectDir: process.cwd(),
+      config,
+      backtest: backtestSectionSchema.parse({
+        data,
+        to: new Date(FRI_OPEN + 60 * MIN).toISOString(),
+        logLevel: 'silent',
+      }),
+    });
+    const file = bars.get(SBIN.token) ?? [];
+    // One order a 5m candle, placed at its close, 09:20 … 10:15 (the window's end); the
+    // ledger notes each fill when the order tracker sees it (within the second).
+    const bar = (at: number) => Math.floor(at / MIN) * MIN;
+    expect(result.fills.map((f) => bar(f.at))).toEqual(
+      Array.from({ length: 12 }, (_, k) => FRI_OPEN + (k + 1) * 5 * MIN),
+    );
+    for (const f of result.fills) {
+      const open = file.find((b) => b.start === bar(f.at))?.open ?? Number.NaN;
+      expect(f.price).toBe(open + (f.side === 'B' ? 10 : -10));
+    }
+  });
+
   it('refuses a folder mixing candle and tick recordings, naming both', async () => {
     const both = mkdtempSync(join(tmpdir(), 'tr-mixed-'));
     cpSync(data, join(both, 'candles'), { recursive: true });
