@@ -66,13 +66,13 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
     }
     expect(await rows(page, 'trades')).toBe(result.trades.length);
     // ₹ with Indian grouping: the capital of ₹10,00,000.
-    expect(await page.locator('#summary').innerText()).toContain('₹10,00,000.00');
+    expect(await page.locator('#summary').textContent()).toContain('₹10,00,000.00');
     // Every param the strategy ran with, defaults included, and the spec as written.
-    const params = await page.locator('#params').innerText();
+    const params = await page.locator('#params').textContent();
     for (const name of ['symbol', 'rangeMinutes', 'quantity', 'stopPoints']) {
       expect(params).toContain(name);
     }
-    expect(await page.locator('#spec-text').innerText()).toContain('orb.rangeMinutes');
+    expect(await page.locator('#spec-text').textContent()).toContain('orb.rangeMinutes');
     expect(errors).toEqual([]);
     expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
     await page.close();
@@ -106,12 +106,12 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
     // By symbol and by strategy, with every trade counted once.
     expect(await rows(page, 'by-symbol')).toBe(new Set(result.trades.map((t) => t.symbol)).size);
     expect(await rows(page, 'by-strategy')).toBe(1);
-    expect(await page.locator('#by-strategy tbody tr td').nth(1).innerText()).toBe(
+    expect(await page.locator('#by-strategy tbody tr td').nth(1).textContent()).toBe(
       String(result.summary.trades),
     );
     // The sample is one day: one daily return, ₹ in Indian grouping.
     expect(await rows(page, 'daily')).toBe(1);
-    expect(await page.locator('#daily').innerText()).toMatch(/2026-11-20\s+₹10,00,000\.00/);
+    expect(await page.locator('#daily').textContent()).toMatch(/2026-11-20\s*₹10,00,000\.00/);
     // The benchmark: buy and hold of the first traded symbol, on the equity chart.
     const bench = (await page.evaluate(`window.__charts.equity.benchmark.data().length`)) as number;
     expect(bench).toBeGreaterThan(100);

@@ -6,7 +6,7 @@ import { type TradeDetail, tradeDetails } from './trade-details.ts';
 import { type TradeStats, tradeStats, tradeStatsBy } from './trade-stats.ts';
 
 /** Buy and hold of one instrument with the run's capital, for comparison. */
-export interface Benchmark {
+interface Benchmark {
   token: number;
   symbol: string;
   /** First and last price seen in the window, paise. */

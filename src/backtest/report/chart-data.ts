@@ -21,7 +21,7 @@ interface PlotSeries {
 }
 
 /** One traded instrument's chart: candles in rupees, a marker per fill, plots. */
-export interface InstrumentChart {
+interface InstrumentChart {
   token: number;
   symbol: string;
   bars: { time: number; open: number; high: number; low: number; close: number }[];
