@@ -4,6 +4,7 @@ import { formatInr } from '../domain/money.ts';
 import type { BacktestSpec, RankMetric } from './backtest-spec.ts';
 import type { Summary } from './metrics.ts';
 import { sweepGrid } from './sweep-grid.ts';
+import { sweepHtml } from './sweep-html.ts';
 import type { SweepExecutor, SweepJob, SweepResult } from './sweep-protocol.ts';
 import { ThreadPoolExecutor } from './thread-pool-executor.ts';
 
@@ -32,6 +33,8 @@ export interface RankedSweep {
   table: string;
   /** Path of `sweep.json`. */
   file: string;
+  /** Path of `sweep.html` beside it: sortable table and heatmap, self-contained. */
+  html: string;
 }
 
 /**
@@ -69,7 +72,15 @@ export async function runSweep(spec: BacktestSpec, options: SweepOptions): Promi
     file,
     `${JSON.stringify({ spec: spec.name, rankBy: sweep.rankBy, results: ranked }, null, 1)}\n`,
   );
-  return { rankBy: sweep.rankBy, results: ranked, table: sweepTable(ranked, sweep.rankBy), file };
+  const html = join(options.out, 'sweep.html');
+  await writeFile(html, sweepHtml({ spec: spec.name, rankBy: sweep.rankBy, results: ranked }));
+  return {
+    rankBy: sweep.rankBy,
+    results: ranked,
+    table: sweepTable(ranked, sweep.rankBy),
+    file,
+    html,
+  };
 }
 
 /**

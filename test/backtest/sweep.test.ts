@@ -43,6 +43,12 @@ describe('parameter sweeps', () => {
     expect(nets[0]).toBeGreaterThanOrEqual(nets[1] ?? Number.NaN);
     expect(ranked.table).toMatch(/rank by netPnl/);
     expect(JSON.parse(readFileSync(ranked.file, 'utf8')).results).toHaveLength(2);
+    // sweep.html beside it: both runs in the table, the data for the heatmap inlined.
+    const html = readFileSync(ranked.html, 'utf8');
+    expect(ranked.html).toBe(join(dir, 'sweep.html'));
+    expect(html.match(/<tr data-id="\d+"/g)).toHaveLength(2);
+    expect(html).toContain('orb.rangeMinutes');
+    expect(html).not.toMatch(/<script src=|<link /);
   });
 
   it('speaks plain JSON messages, so any executor (a queue, later) can run the jobs', async () => {

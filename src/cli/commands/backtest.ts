@@ -85,7 +85,7 @@ export function backtestCommand(): Command {
           process.stdout.write(
             `\n${runs} runs on ${used} worker${used === 1 ? '' : 's'} in ${((performance.now() - started) / 1_000).toFixed(1)} s\n`,
           );
-          process.stdout.write(`wrote ${ranked.file}\n`);
+          process.stdout.write(`wrote ${ranked.file}\nwrote ${ranked.html}\n`);
           process.exitCode = EXIT.ok;
           return;
         }
