@@ -13,9 +13,11 @@ export function sameQuote(a: Quote, b: Quote): boolean {
   if (a === b) return true;
   const ra = a as unknown as Record<string, unknown>;
   const rb = b as unknown as Record<string, unknown>;
-  const keys = Object.keys(ra);
-  if (keys.length !== Object.keys(rb).length) return false;
-  for (const key of keys) {
+  // for…in over these plain objects (no inherited keys) reads V8's cached key list:
+  // Object.keys allocated two arrays per replayed quote (issue 13).
+  let count = 0;
+  for (const key in ra) {
+    count++;
     const va = ra[key];
     const vb = rb[key];
     if (va === vb) continue;
@@ -25,7 +27,8 @@ export function sameQuote(a: Quote, b: Quote): boolean {
     }
     return false;
   }
-  return true;
+  for (const _ in rb) count--;
+  return count === 0;
 }
 
 function sameDepth(a: readonly DepthEntry[], b: readonly DepthEntry[]): boolean {
