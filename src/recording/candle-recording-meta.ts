@@ -9,7 +9,7 @@ export const CANDLE_RECORDING_FORMAT = 'tiqs-runner-candles';
 const istDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an IST date YYYY-MM-DD');
 
 /** One instrument of a candle recording, as the instrument master describes it. */
-export const candleInstrumentSchema = z.object({
+const candleInstrumentSchema = z.object({
   token: z.number().int().positive(),
   exchange: z.enum(EXCHANGES),
   symbol: z.string().min(1),
@@ -21,7 +21,7 @@ export const candleInstrumentSchema = z.object({
 export type CandleInstrument = z.infer<typeof candleInstrumentSchema>;
 
 /** Where a candle recording's bars came from. */
-export const CANDLE_SOURCES = ['service', 'simulator', 'import'] as const;
+const CANDLE_SOURCES = ['service', 'simulator', 'import'] as const;
 /** Where a candle recording's bars came from. */
 export type CandleSource = (typeof CANDLE_SOURCES)[number];
 

@@ -11,7 +11,7 @@ export function candleTokenDir(dir: string, token: number): string {
 }
 
 /** File name of the chunk covering IST dates `fromDate`..`toDate` (inclusive). */
-export function candleChunkName(fromDate: string, toDate: string): string {
+function candleChunkName(fromDate: string, toDate: string): string {
   return `${fromDate}_${toDate}.csv`;
 }
 

@@ -68,7 +68,7 @@ export async function isCandleRecording(dir: string): Promise<boolean> {
 }
 
 /** One token's complete chunk files, in name (= date) order; `.tmp` leftovers are skipped. */
-export async function listCandleChunks(
+async function listCandleChunks(
   dir: string,
   token: number,
 ): Promise<{ file: string; from: string; to: string }[]> {

@@ -33,7 +33,9 @@ function istQueryTime(name: string, text: string | null): number {
  * `GET /candle/:exchange/:token/:interval?from=…&to=…` (api-facts.md, "Historical
  * candles"): a bare JSON array of `[time, open, high, low, close, volume]` rows (`[…, oi]`
  * with `oi=1`), prices in paise, time as `2023-05-02T09:15:00+0530`, day rows at 00:00,
- * from the simulator's own price paths (see `CandleTape`). Options have no path: no rows.
+ * from the simulator's own price paths (see `CandleTape`), and before the simulator's start
+ * from its seeded past (`HistoryModel`: ten years back, the same for the same seed), so
+ * `tiqs-runner history` works on a fresh clone. Options have no path: no rows.
  * The exchange is one of nse, nfo, bse, bfo; a token on another exchange's path is
  * unknown there (404), as the sim lists nothing on BSE.
  *
