@@ -21,6 +21,19 @@ describe('serveCandles', () => {
     expect((JSON.parse(withOi.body) as unknown[][])[0]).toHaveLength(7);
   });
 
+  it('serves the past before the simulator start: a year ago, day rows at 00:00', () => {
+    const past = '?from=2025-06-02T00:00:00&to=2025-06-02T23:59:59';
+    const rows = JSON.parse(
+      serveCandles(sim, ['nse', '3045', 'min'], `/candle/nse/3045/min${past}`).body,
+    );
+    expect(rows).toHaveLength(375);
+    expect(rows[0][0]).toBe('2025-06-02T09:15:00+0530');
+    const days = JSON.parse(
+      serveCandles(sim, ['nse', '26000', 'day'], `/candle/nse/26000/day${past}`).body,
+    );
+    expect(days.map((r: unknown[]) => r[0])).toEqual(['2025-06-02T00:00:00+0530']);
+  });
+
   it('names every exchange it takes, and knows a token on its own exchange only', () => {
     expect(() => serve('mcx', '3045')).toThrow('exchange must be one of nse, nfo, bse, bfo');
     expect(() => serve('bse', '3045')).toThrow('Unknown instrument token 3045 on bse');
