@@ -41,6 +41,7 @@ function result(n: number): BacktestResult {
     ],
     benchmarkToken: 3045,
     effectiveParams: { sma: { fast: 3, slow: 8 } },
+    specParams: { sma: { fast: 3 } },
     spec: { file: 'sma.yaml', text: 'backtest: {}' },
     strategies: { sma: 'stopped' },
     costModel: {},

@@ -59,6 +59,8 @@ export function* reportJsonParts(
     params: result.params,
     // Strategy id → params it ran with (schema defaults, spec, sweep point merged).
     effectiveParams: result.effectiveParams,
+    // Strategy id → params the spec file writes (the rest of effectiveParams are defaults).
+    specParams: result.specParams,
     // The spec file as written, secret values masked.
     spec: result.spec,
     summary: {

@@ -103,6 +103,13 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
       `Object.values(window.__charts.prices).map((p) => p.chart.panes().length)`,
     )) as number[];
     expect(panes.every((n) => n === 2)).toBe(true);
+    // Effective params say where each value came from: the strategy's default or the spec.
+    const sources = Object.fromEntries(
+      (await page.evaluate(
+        `[...document.querySelectorAll('#params tbody tr')].map((r) => [r.cells[1].textContent, r.cells[3].textContent])`,
+      )) as [string, string][],
+    );
+    expect(sources).toMatchObject({ exchange: 'default', interval: 'default', oversold: 'spec' });
     // By symbol and by strategy, with every trade counted once.
     expect(await rows(page, 'by-symbol')).toBe(new Set(result.trades.map((t) => t.symbol)).size);
     expect(await rows(page, 'by-strategy')).toBe(1);

@@ -124,7 +124,13 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
   const start = analysis.benchmark?.startPrice ?? 0;
   const capital = result.summary.capital;
   const equity = new Map<number, ChartData['equity'][number]>();
+  let wasOpen = true;
   for (const p of result.equity) {
+    // Nights and holidays change nothing: their first sample stays (a flat step), the rest
+    // would only stretch the time axis (a year of 60 s samples is 525 600, 94 500 in session).
+    const keep = p.open || wasOpen;
+    wasOpen = p.open;
+    if (!keep && p !== result.equity.at(-1)) continue;
     const peak = p.equity + p.drawdown;
     const price = benchPrice?.(p.at);
     equity.set(chartTime(p.at), {
@@ -139,6 +145,11 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
     const s = traded.get(f.token) ?? new Set<string>();
     s.add(f.strategyId);
     traded.set(f.token, s);
+  }
+  const exits = new Map<string, string>();
+  for (const t of analysis.trades) {
+    if (t.exitIntentId !== undefined)
+      exits.set(`${t.strategyId}\u0000${t.exitIntentId}`, t.exitReason);
   }
   const instruments: InstrumentChart[] = [];
   for (const p of result.prices) {
@@ -161,6 +172,8 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
     const markers = result.fills
       .filter((f) => f.token === p.token)
       .map((f) => ({
+        // An exit's marker says why it exited (a target, a stop, a square-off…).
+        reason: exits.get(`${f.strategyId}\u0000${f.intentId}`),
         time: snap(f.at),
         position: f.side === 'B' ? 'atPriceBottom' : 'atPriceTop',
         price: f.price / 100,
@@ -168,6 +181,9 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
         color: f.side === 'B' ? '#0a7f3f' : '#c0262d',
         text: `${f.side === 'B' ? 'Buy' : 'Sell'} ${f.quantity}`,
       }))
+      .map(({ reason, ...m }) =>
+        reason === undefined ? m : { ...m, text: `${m.text} · ${reason}` },
+      )
       .sort((a, b) => a.time - b.time);
     instruments.push({
       token: p.token,

@@ -17,6 +17,8 @@ export interface ReportInputs {
   benchmarkToken: number | undefined;
   /** Strategy id → the params it ran with (its schema's defaults, the spec's, the sweep's). */
   effectiveParams: Record<string, unknown>;
+  /** Strategy id → the params the spec file writes (before a sweep point): the rest are defaults. */
+  specParams: Record<string, Record<string, unknown>>;
   /** The spec file and its text as written, secrets masked (undefined if unreadable). */
   spec: { file: string; text: string | undefined };
 }
@@ -98,6 +100,7 @@ export class ReportInputsCollector {
       prices: this.sampler.bars().map((b) => ({ ...b, symbol: symbolOf(b.token) })),
       benchmarkToken: this.spec.backtest.benchmark ?? this.firstTraded,
       effectiveParams: this.kernel.strategyParams(),
+      specParams: Object.fromEntries(this.spec.config.strategies.map((s) => [s.id, s.params])),
       spec: { file: this.spec.file, text: specText(this.spec.file) },
     };
   }

@@ -6,7 +6,7 @@ const valueText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.str
 
 /**
  * What ran: each strategy's effective params (its schema's defaults merged with the
- * spec's and the sweep point's; a value the sweep set is marked), the fill model and
+ * spec's and the sweep point's; each says which set it), the fill model and
  * backtest settings, and the spec file as written (secret values masked).
  */
 export function runSection(result: BacktestResult): string {
@@ -17,9 +17,13 @@ export function runSection(result: BacktestResult): string {
         ? Object.entries(params as Record<string, unknown>)
         : [['(value)', params] as const];
     for (const [name, value] of entries) {
-      const swept = Object.hasOwn(result.params, `${id}.${name}`);
+      const source = Object.hasOwn(result.params, `${id}.${name}`)
+        ? 'sweep'
+        : Object.hasOwn(result.specParams[id] ?? {}, name)
+          ? 'spec'
+          : 'default';
       rows.push(
-        `<tr><td>${esc(id)}</td><td>${esc(name)}</td><td>${esc(valueText(value))}</td><td>${swept ? 'sweep' : ''}</td></tr>`,
+        `<tr><td>${esc(id)}</td><td>${esc(name)}</td><td>${esc(valueText(value))}</td><td>${source}</td></tr>`,
       );
     }
   }
