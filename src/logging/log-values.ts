@@ -23,10 +23,13 @@ const PAISE_FIELDS = new Set([
   'bid',
   'ask',
   'pnl',
-  'realisedPaise',
-  'unrealisedPaise',
+  'realised',
+  'unrealised',
   'strike',
 ]);
+
+/** Rupees already written as text (`formatRupees`: "801.90", "-487.35"). */
+const RUPEE_TEXT = /^-?\d+(\.\d{1,2})?$/;
 
 /** Fields every line shows elsewhere (time, level, who) or that only machines want. */
 const HIDDEN = new Set([
@@ -52,23 +55,31 @@ export function rupees(paise: number): string {
 export type SymbolOf = (token: number) => string | undefined;
 
 /**
- * One field's value for people: paise fields in rupees (nested ones too), tokens with their
- * symbol, fractions to two places, objects compact.
+ * One field's value for people: paise fields in rupees (nested ones too; a money field
+ * written as rupee text gets its ₹ and grouping), tokens with their symbol, fractions to two
+ * places, objects compact. A money field holding a map by token (the summary's `ltp`) names
+ * each token by its symbol.
  */
 function showValue(key: string, value: unknown, symbolOf: SymbolOf, depth = 0): string {
+  const money = PAISE_FIELDS.has(key);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return String(value);
-    if (PAISE_FIELDS.has(key)) return rupees(value);
+    if (money) return rupees(value);
     if (key === 'token' && Number.isInteger(value)) return symbolOf(value) ?? String(value);
     return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
   }
-  if (typeof value === 'string') return /\s/.test(value) ? JSON.stringify(value) : value;
+  if (typeof value === 'string') {
+    if (money && RUPEE_TEXT.test(value)) return rupees(Math.round(Number(value) * 100));
+    return /\s/.test(value) ? JSON.stringify(value) : value;
+  }
   if (value === null || typeof value !== 'object' || depth > 2) return String(value);
   if (Array.isArray(value))
     return `[${value.map((v) => showValue(key, v, symbolOf, depth + 1)).join(', ')}]`;
-  const parts = Object.entries(value).map(
-    ([k, v]) => `${k}: ${showValue(k, v, symbolOf, depth + 1)}`,
-  );
+  const parts = Object.entries(value).map(([k, v]) => {
+    const byToken = money && /^\d+$/.test(k);
+    const name = byToken ? (symbolOf(Number(k)) ?? k) : k;
+    return `${name}: ${showValue(byToken ? key : k, v, symbolOf, depth + 1)}`;
+  });
   return `{${parts.join(', ')}}`;
 }
 

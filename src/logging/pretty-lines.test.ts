@@ -179,6 +179,27 @@ describe('PrettyLines', () => {
     );
   });
 
+  it('shows money written as rupee text with ₹, and a price map by token by symbol', () => {
+    const summary = {
+      component: 'summary',
+      msg: 'market summary',
+      ltp: { 3045: '801.90', 7: '1.5' },
+    };
+    expect(line(summary, INFO, { 3045: 'SBIN-EQ' })).toBe(
+      '09:31:02 IST  summary  market summary  ltp={7: ₹1.50, SBIN-EQ: ₹801.90}\n',
+    );
+    const pnl = {
+      strategy: 'sma',
+      msg: 'strategy PnL (₹)',
+      realised: '-487.35',
+      unrealised: '123456.00',
+      openPositions: 0,
+    };
+    expect(line(pnl)).toBe(
+      '09:31:02 IST  sma  strategy PnL (₹)  realised=-₹487.35 unrealised=₹1,23,456.00 openPositions=0\n',
+    );
+  });
+
   it('labels errors and passes a line that is not JSON through', () => {
     expect(line({ level: 50, component: 'kernel', msg: 'failed' })).toBe(
       '09:31:02 IST  kernel  ERROR  failed\n',
