@@ -96,4 +96,41 @@ describe('backtest: tokens the data lacks are loud', () => {
     expect(run.stdout).not.toMatch(/WARNING/);
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).missingData).toBeNull();
   }, 90_000);
+
+  it('a sweep whose runs lack data exits 3 too; --allow-missing ranks them', async () => {
+    const { file, out } = spec(`${sma('infy', 'INFY-EQ')}`);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        'capital: 1000000',
+        'capital: 1000000\n  sweep:\n    rankBy: netPnl\n    params:\n      infy.fast: [2, 3]',
+      ),
+    );
+    const run = await cli([
+      'backtest',
+      '--config',
+      file,
+      '--out',
+      out,
+      '--sweep',
+      '--workers',
+      '1',
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('does not hold: 1594 (INFY-EQ)');
+    const allowed = await cli([
+      'backtest',
+      '--config',
+      file,
+      '--out',
+      out,
+      '--sweep',
+      '--workers',
+      '1',
+      '--allow-missing',
+    ]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/rank by netPnl/);
+    expect(existsSync(join(out, 'sweep.html'))).toBe(true);
+  }, 90_000);
 });
