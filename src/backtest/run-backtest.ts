@@ -12,7 +12,7 @@ import { Kernel } from '../runtime/kernel.ts';
 import type { PlotPoint } from '../strategy/strategy-context.ts';
 import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-spec.ts';
 import { CandleRecordingHistory } from './candle-recording-history.ts';
-import { openBacktestData } from './candle-replay/open-backtest-data.ts';
+import { candleReplayNotes, openBacktestData } from './candle-replay/open-backtest-data.ts';
 import { type CostModel, costModel } from './cost-model.ts';
 import { EquitySeries } from './equity-series.ts';
 import { type EquityPoint, type Summary, summarize } from './metrics.ts';
@@ -200,6 +200,8 @@ export async function runBacktest(
       sample: { everyMs: bt.equityIntervalSeconds * 1_000, take: sample },
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
+    if (data.kind === 'candles')
+      for (const note of candleReplayNotes(data.candles)) logger.warn(note);
     sample(clock.now());
     // Again for tokens first subscribed mid-run.
     await gaps.check();

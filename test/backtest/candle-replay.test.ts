@@ -1,13 +1,17 @@
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backtestSectionSchema } from '../../src/backtest/backtest-spec.ts';
-import { openBacktestData } from '../../src/backtest/candle-replay/open-backtest-data.ts';
+import {
+  candleReplayNotes,
+  openBacktestData,
+} from '../../src/backtest/candle-replay/open-backtest-data.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import type { Candle } from '../../src/domain/candle.ts';
 import type { CandleBar } from '../../src/recording/candle-chunk-csv.ts';
+import { CandleRecordingWriter } from '../../src/recording/candle-recording-writer.ts';
 import { probeCandles } from '../fixtures/strategies/candle-replay-probe.ts';
 import { RELIANCE, SBIN, writeCandleFixture } from './candle-replay-fixture.ts';
 
@@ -141,6 +145,70 @@ logging: { level: silent, summaryIntervalSeconds: 0 }
       const open = file.find((b) => b.start === bar(f.at))?.open ?? Number.NaN;
       expect(f.price).toBe(open + (f.side === 'B' ? 10 : -10));
     }
+  });
+
+  it('takes the instrument master from instruments.csv beside the candles', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'tr-candles-master-')), 'friday');
+    await writeCandleFixture(dir, { from: '2026-11-20', to: '2026-11-20', instruments: [SBIN] });
+    // A symbol only this file knows: the simulator's master (the fallback) has no SBINX-EQ.
+    writeFileSync(
+      join(dir, 'instruments.csv'),
+      'Exchange,Token,Symbol,Name,Segment,Expiry,OptionType,StrikePrice,LotSize,TickSize,PricePrecision,Multiplier,PriceMultiplier\n' +
+        'NSE,3045,SBINX-EQ,STATE BANK OF INDIA,EQ,,,0,1,5,2,1,1.0\n',
+    );
+    const config = parseConfig(
+      `
+mode: paper
+strategies:
+  - id: sma
+    module: ../strategies/sma-crossover.ts
+    params: { symbol: SBINX-EQ, fast: 3, slow: 8, interval: 1m, quantity: 10 }
+logging: { level: silent, summaryIntervalSeconds: 0 }
+`,
+      'config/candle-replay.yaml',
+      {},
+    );
+    const result = await runBacktest({
+      file: resolve('config/candle-replay.yaml'),
+      name: 'candle-replay-master',
+      projectDir: process.cwd(),
+      config,
+      backtest: backtestSectionSchema.parse({ data: dir, logLevel: 'silent' }),
+    });
+    expect(result.strategies).toEqual({ sma: 'stopped' });
+    expect(result.fills.length).toBeGreaterThan(0);
+    expect(new Set(result.fills.map((f) => f.symbol))).toEqual(new Set(['SBINX-EQ']));
+  });
+
+  it('notes an unfinished recording and bars outside every session', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'tr-candles-open-')), 'unfinished');
+    const writer = await CandleRecordingWriter.open(
+      dir,
+      {
+        interval: '1m',
+        from: '2026-11-20',
+        to: '2026-11-20',
+        instruments: [SBIN],
+        holidays: null,
+        source: 'import',
+      },
+      'extend',
+    );
+    // A bar on Sunday: outside every session; the download never finished.
+    const sunday = Date.parse('2026-11-22T09:15:00+05:30');
+    await writer.writeChunk(SBIN.token, '2026-11-20', '2026-11-22', [
+      { start: FRI_OPEN, open: 100, high: 110, low: 90, close: 105, volume: 10 },
+      { start: sunday, open: 100, high: 110, low: 90, close: 105, volume: 10 },
+    ]);
+    const opened = await openBacktestData(dir);
+    if (opened.kind !== 'candles') throw new Error('not candles');
+    let quotes = 0;
+    for await (const block of opened.set.blocks()) while (block.next()) quotes += 1;
+    expect(quotes).toBe(4);
+    expect(candleReplayNotes(opened.candles)).toEqual([
+      `${dir}: the candle recording is incomplete (complete: false); rerun history to finish it`,
+      "1 bar(s) fell outside every session of the recording's calendar and were not replayed",
+    ]);
   });
 
   it('refuses a folder mixing candle and tick recordings, naming both', async () => {

@@ -15,7 +15,7 @@ import { type CandleSeries, candleRecordStream } from './candle-stream.ts';
 import { mergeCandleHolidays } from './merge-candle-holidays.ts';
 
 /** What a candle replay knows beyond its records: the bars' interval, tokens and calendar. */
-interface CandleData {
+export interface CandleData {
   readonly interval: CandleInterval;
   readonly parts: readonly CandleRecordingPart[];
   readonly series: readonly CandleSeries[];
@@ -145,4 +145,26 @@ async function recordingDirs(dir: string): Promise<string[]> {
     .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'meta.json')))
     .map((e) => join(dir, e.name))
     .sort();
+}
+
+/**
+ * What a trader should know about a candle replay once it ran: recordings whose download
+ * did not finish (`complete: false`), and bars dropped for falling outside every session
+ * of the recording's calendar (a holiday the calendar knows, say).
+ */
+export function candleReplayNotes(candles: CandleData): string[] {
+  const notes: string[] = [];
+  for (const p of candles.parts) {
+    if (!p.meta.complete) {
+      notes.push(
+        `${p.dir}: the candle recording is incomplete (complete: false); rerun history to finish it`,
+      );
+    }
+  }
+  if (candles.skipped.bars > 0) {
+    notes.push(
+      `${candles.skipped.bars} bar(s) fell outside every session of the recording's calendar and were not replayed`,
+    );
+  }
+  return notes;
 }
