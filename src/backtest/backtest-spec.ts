@@ -42,7 +42,9 @@ export const backtestSectionSchema = z
      * Log level of the replayed bot (its intents and fills are in the report anyway). A
      * `logging.level` written in the spec wins over it; the parsed spec holds the winner here.
      */
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+    logLevel: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('warn'),
     costs: costOverridesSchema.default({}),
     /** Token bought and held on the report's equity chart; default the first traded. */
     benchmark: z.number().int().positive().optional(),
