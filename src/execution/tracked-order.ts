@@ -101,21 +101,31 @@ export interface NewTrackedOrder {
  * ```
  */
 export function trackedOrder(init: NewTrackedOrder): TrackedOrder {
-  const { variety, status, quantity, orderId, system, ...identity } = init;
-  return {
-    ...identity,
+  const { variety, status, quantity, orderId, system } = init;
+  // A literal, then keys added one by one, in the order the spread literal this replaces
+  // gave them (callers list the identity keys in this order): an object built from an
+  // object rest and a spread got a hidden class of its own per order, ≈ 4.6 KB
+  // allocated per order and megamorphic reads of every order field (issue 13).
+  const order = {
+    strategyId: init.strategyId,
+    intentId: init.intentId,
+    tag: init.tag,
+    intent: init.intent,
+    request: init.request,
+    placedAt: init.placedAt,
     variety: variety ?? init.intent.variety ?? 'regular',
-    ...(orderId === undefined ? {} : { orderId }),
-    status: status ?? 'submitting',
-    quantity: quantity ?? init.intent.quantity,
-    filledQuantity: 0,
-    fills: new Set(),
-    replacements: 0,
-    modifications: 0,
-    acceptedSeen: false,
-    openedSeen: false,
-    ...(system === true ? { system: true } : {}),
-  };
+  } as TrackedOrder;
+  if (orderId !== undefined) order.orderId = orderId;
+  order.status = status ?? 'submitting';
+  order.quantity = quantity ?? init.intent.quantity;
+  order.filledQuantity = 0;
+  order.fills = new Set();
+  order.replacements = 0;
+  order.modifications = 0;
+  order.acceptedSeen = false;
+  order.openedSeen = false;
+  if (system === true) order.system = true;
+  return order;
 }
 
 /** A copy of `order` in another state, e.g. the superseded row of a re-placement. */
