@@ -7,7 +7,7 @@ import { readRecordingMeta } from '../recording/read-recording-meta.ts';
 import { recordBlocks } from '../recording/record-blocks.ts';
 
 /** A token with its symbol, when the instrument master (or the data) knows it. */
-export interface NamedToken {
+interface NamedToken {
   token: number;
   symbol?: string;
 }

@@ -85,7 +85,13 @@ export function sweepHtml(page: SweepPage): string {
     .map((r, i) => {
       const rejected = r.ok && r.summary.rejected + r.summary.denied > 0;
       const cls = !r.ok ? 'failed' : rejected ? 'rejected' : '';
-      const status = !r.ok ? `failed: ${esc(r.error)}` : rejected ? '⚠ rejections' : 'clean';
+      const lacking =
+        r.ok && r.missingTokens !== undefined && r.missingTokens.length > 0
+          ? ` ⚠ data lacks ${r.missingTokens.join(', ')}`
+          : '';
+      const status = !r.ok
+        ? `failed: ${esc(r.error)}`
+        : `${rejected ? '⚠ rejections' : lacking === '' ? 'clean' : ''}${lacking}`.trim();
       return `<tr data-id="${r.id}" class="${cls}"><td>${i + 1}</td>${params
         .map((p) => `<td>${esc(String(r.params[p] ?? ''))}</td>`)
         .join(

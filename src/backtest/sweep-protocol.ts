@@ -24,6 +24,8 @@ export type SweepResult =
       readonly ok: true;
       readonly summary: Summary;
       readonly elapsedMs: number;
+      /** Tokens its strategies subscribed that the data lacks (run with `allowMissing`). */
+      readonly missingTokens?: readonly number[];
       /** Which worker ran the job (a thread id in the thread pool), when the executor says. */
       readonly worker?: number;
     }

@@ -110,7 +110,7 @@ export function rankResults(results: readonly SweepResult[], metric: RankMetric)
 }
 
 /** Whether a run had any rejected or denied order (older results lack the counts). */
-export function hadRejections(s: Summary): boolean {
+function hadRejections(s: Summary): boolean {
   return (s.rejected ?? 0) + (s.denied ?? 0) > 0;
 }
 
@@ -135,7 +135,11 @@ export function sweepTable(results: readonly SweepResult[], metric: RankMetric):
     const rejected = hadRejections(s)
       ? `  REJECTIONS ${s.rejected} rejected, ${s.denied} denied`
       : '';
-    return `${String(i + 1).padStart(3)}  ${metric}=${value.padEnd(14)} net ${formatInr(s.netPnl).padEnd(14)} trades ${String(s.trades).padEnd(4)} dd ${formatInr(s.maxDrawdown).padEnd(12)} ${params}${rejected}`;
+    const missing =
+      r.missingTokens === undefined || r.missingTokens.length === 0
+        ? ''
+        : `  MISSING DATA for ${r.missingTokens.join(', ')}`;
+    return `${String(i + 1).padStart(3)}  ${metric}=${value.padEnd(14)} net ${formatInr(s.netPnl).padEnd(14)} trades ${String(s.trades).padEnd(4)} dd ${formatInr(s.maxDrawdown).padEnd(12)} ${params}${rejected}${missing}`;
   });
   const marked = results.filter((r) => r.ok && hadRejections(r.summary)).length;
   const note =

@@ -28,6 +28,9 @@ async function run(job: SweepJob): Promise<SweepResult> {
       ok: true,
       summary: result.summary,
       elapsedMs: result.elapsedMs,
+      ...(result.missingData === undefined
+        ? {}
+        : { missingTokens: result.missingData.missing.map((m) => m.token) }),
       worker: threadId,
     };
   } catch (err) {

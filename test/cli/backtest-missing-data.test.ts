@@ -131,6 +131,8 @@ describe('backtest: tokens the data lacks are loud', () => {
     ]);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toMatch(/rank by netPnl/);
+    expect(allowed.stdout.match(/MISSING DATA for 1594/g)).toHaveLength(2);
+    expect(readFileSync(join(out, 'sweep.html'), 'utf8')).toContain('⚠ data lacks 1594');
     expect(existsSync(join(out, 'sweep.html'))).toBe(true);
   }, 90_000);
 });
