@@ -44,7 +44,33 @@ export function deriveCandleHolidays(
     if (weekend && traded !== undefined)
       out.specialTradingDays[holidayKey(day)] = [`${hhmm(traded.first)}-${hhmm(traded.lastEnd)}`];
   }
+  markYears(out, from, to, days, skipYears);
   return out;
+}
+
+/**
+ * A calendar covers a year only when the year has a key (TradingCalendar's coverage), and
+ * a replay treats days of uncovered years as closed. A derived year with no holiday and
+ * no special session (a short span, say) gets its first Sunday without bars listed, a
+ * harmless holiday that marks the year as known.
+ */
+function markYears(
+  out: Holidays,
+  from: string,
+  to: string,
+  days: CandleRecordingSummary['days'],
+  skipYears: ReadonlySet<number>,
+): void {
+  const keyed = holidayYears(out);
+  for (let year = Number(from.slice(0, 4)); year <= Number(to.slice(0, 4)); year++) {
+    if (skipYears.has(year) || keyed.has(year)) continue;
+    for (let day = dateDay(`${year}-01-01`); ; day++) {
+      if (istParts(istDayStartOf(day)).weekday === 0 && !days.has(day)) {
+        out.holidays[holidayKey(day)] = 'Sunday (derived: marks the year as covered)';
+        break;
+      }
+    }
+  }
 }
 
 /** The years a holiday answer has keys in (`DD-MM-YYYY`). */

@@ -118,6 +118,30 @@ describe('downloadCandles', () => {
     }
   });
 
+  it('stamps day bars at their session open, not the endpoint 00:00 (a candle replay skips bars outside sessions)', async () => {
+    const { client, asked } = simClient();
+    const r = await downloadCandles({
+      ...base,
+      interval: '1d',
+      from: '2025-01-30',
+      to: '2025-02-03',
+      client,
+      out,
+    });
+    expect(asked).toHaveLength(2);
+    const starts = [];
+    for await (const c of candleRows(out, 3045))
+      starts.push(new Date(c.start + 19_800_000).toISOString().slice(0, 16));
+    // Sat 1 Feb 2025 is the simulator's Budget session (09:15 too); Sun 2 Feb has none.
+    expect(starts).toEqual([
+      '2025-01-30T09:15',
+      '2025-01-31T09:15',
+      '2025-02-01T09:15',
+      '2025-02-03T09:15',
+    ]);
+    expect(r.meta.bars).toBe(8);
+  });
+
   it('names unknown tokens and refuses a range reaching the source today, writing nothing', async () => {
     const { client } = simClient();
     await expect(

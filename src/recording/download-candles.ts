@@ -1,6 +1,7 @@
 import type { EndpointInterval } from '../api/candle-request.ts';
 import type { InstrumentMasterFormat } from '../api/instrument-master-csv.ts';
 import type { CandleRow } from '../api/schemas/candle.ts';
+import type { Holidays } from '../api/schemas/utilities.ts';
 import type { TiqsClient } from '../api/tiqs-client.ts';
 import { mergeHolidays } from '../calendar/merge-holidays.ts';
 import { CANDLE_INTERVAL_MS, type CandleInterval } from '../domain/candle.ts';
@@ -15,6 +16,7 @@ import type {
   CandleSource,
 } from './candle-recording-meta.ts';
 import { CandleRecordingWriter } from './candle-recording-writer.ts';
+import { dayBarStart } from './day-bar-start.ts';
 import { deriveCandleHolidays, holidayYears } from './derive-candle-holidays.ts';
 
 /** Our intervals as the endpoint names them. */
@@ -107,7 +109,7 @@ export async function downloadCandles(o: DownloadCandlesOptions): Promise<Candle
     for (const inst of instruments) {
       if (await writer.hasChunk(inst.token, chunk.from, chunk.to)) kept += 1;
       else {
-        const bars = await fetchChunk(o, inst, chunk);
+        const bars = await fetchChunk(o, inst, chunk, holidays);
         await writer.writeChunk(inst.token, chunk.from, chunk.to, bars);
         fetched += 1;
       }
@@ -129,6 +131,7 @@ async function fetchChunk(
   o: DownloadCandlesOptions,
   inst: CandleInstrument,
   chunk: CandleChunk,
+  holidays: Holidays,
 ): Promise<CandleBar[]> {
   const from = dateDay(chunk.from) * 86_400_000 - IST_OFFSET_MS;
   const end = (dateDay(chunk.to) + 1) * 86_400_000 - IST_OFFSET_MS;
@@ -153,10 +156,12 @@ async function fetchChunk(
     );
   }
   const byStart = new Map<number, CandleBar>();
+  const stamp = o.interval === '1d' ? dayBarStart(holidays, inst.exchange) : (t: number) => t;
   for (const r of rows) {
     // Only this chunk's days, and only bars complete at the source's now.
     if (r.time < from || r.time >= end || r.time + CANDLE_INTERVAL_MS[o.interval] > o.now) continue;
-    const { time, open, high, low, close, volume, oi } = r;
+    const { open, high, low, close, volume, oi } = r;
+    const time = stamp(r.time);
     byStart.set(time, {
       start: time,
       open,

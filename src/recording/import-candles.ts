@@ -9,6 +9,7 @@ import { CandleImportError } from './candle-import-error.ts';
 import type { PriceUnits } from './candle-import-fields.ts';
 import type { CandleInstrument, CandleRecordingMeta } from './candle-recording-meta.ts';
 import { CandleRecordingWriter } from './candle-recording-writer.ts';
+import { dayBarStart } from './day-bar-start.ts';
 import { deriveCandleHolidays } from './derive-candle-holidays.ts';
 import { readCandleCsv } from './read-candle-csv.ts';
 
@@ -90,7 +91,9 @@ async function readHolidays(file: string): Promise<Holidays> {
  */
 export async function importCandles(o: ImportCandlesOptions): Promise<CandleImportReport> {
   const given = o.holidaysFile === undefined ? undefined : await readHolidays(o.holidaysFile);
-  const bars = await readCandleCsv(o.csv, { units: o.units, interval: o.interval });
+  const read = await readCandleCsv(o.csv, { units: o.units, interval: o.interval });
+  const stamp = dayBarStart(given ?? null, o.exchange);
+  const bars = o.interval === '1d' ? read.map((b) => ({ ...b, start: stamp(b.start) })) : read;
   const first = bars[0];
   const last = bars[bars.length - 1];
   if (first === undefined || last === undefined)
