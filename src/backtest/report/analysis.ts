@@ -2,6 +2,7 @@ import type { Paise } from '../../domain/money.ts';
 import type { PriceBars } from '../price-sampler.ts';
 import type { BacktestResult } from '../run-backtest.ts';
 import { dailyReturns, monthlyReturns, type PeriodReturn } from './period-returns.ts';
+import { type RiskStats, riskStats } from './risk-stats.ts';
 import { type TradeDetail, tradeDetails } from './trade-details.ts';
 import { type TradeStats, tradeStats, tradeStatsBy } from './trade-stats.ts';
 
@@ -32,6 +33,8 @@ export interface Analysis {
   /** Days with pnl > 0, < 0 and = 0. */
   days: { winning: number; losing: number; flat: number };
   benchmark: Benchmark | null;
+  /** Annualised return and volatility, CAGR, Sortino, Calmar, SQN, Kelly, streaks… */
+  risk: RiskStats;
 }
 
 /** The benchmark's close at or before each instant (its first open before its first bar). */
@@ -105,5 +108,15 @@ export function analyze(result: BacktestResult): Analysis {
       flat: daily.filter((d) => d.pnl === 0).length,
     },
     benchmark: benchmarkOf(result),
+    risk: riskStats({
+      equity: result.equity,
+      daily,
+      trades,
+      capital: result.summary.capital,
+      finalEquity: result.summary.finalEquity,
+      maxDrawdownPercent: result.summary.maxDrawdownPercent,
+      startMs: result.summary.startMs,
+      endMs: result.summary.endMs,
+    }),
   };
 }

@@ -4,6 +4,8 @@ import { duration, esc, inr, ist, pct, table } from './format.ts';
 
 type Row = [string, string];
 
+const num = (x: number | null, suffix = ''): string => (x === null ? '—' : `${x}${suffix}`);
+
 const day = (d: Analysis['bestDay']): string =>
   d === null ? '—' : `${inr(d.pnl)} (${pct(d.returnPercent)}) on ${esc(d.period)}`;
 
@@ -16,6 +18,7 @@ export function summarySection(result: BacktestResult, a: Analysis): string {
   const s = result.summary;
   const o = a.overall;
   const b = a.benchmark;
+  const r = a.risk;
   const perf: Row[] = [
     ['Net PnL', inr(s.netPnl)],
     ['Gross PnL', inr(s.grossPnl)],
@@ -23,6 +26,12 @@ export function summarySection(result: BacktestResult, a: Analysis): string {
     ['Return', pct(s.returnPercent)],
     ['Final equity', inr(s.finalEquity)],
     ['Capital', inr(s.capital)],
+    ['Equity peak', inr(r.equityPeak)],
+    [
+      'Return (annualised) / CAGR',
+      `${num(r.returnAnnualPercent, '%')} / ${num(r.cagrPercent, '%')}`,
+    ],
+    ['Volatility (annualised)', num(r.volatilityAnnualPercent, '%')],
     [
       b === null ? 'Buy & hold' : `Buy & hold ${esc(b.symbol)}`,
       b === null
@@ -31,6 +40,8 @@ export function summarySection(result: BacktestResult, a: Analysis): string {
     ],
     ['Max drawdown', `${inr(-s.maxDrawdown)} (${pct(-s.maxDrawdownPercent)} below peak)`],
     ['Sharpe (annualised)', String(s.sharpe)],
+    ['Sortino / Calmar', `${num(r.sortino)} / ${num(r.calmar)}`],
+    ['Longest drawdown', duration(r.maxDrawdownDurationMs)],
     ['Exposure', `${s.exposurePercent}% of session time, max ${inr(s.maxExposure)}`],
     ['Best day', day(a.bestDay)],
     ['Worst day', day(a.worstDay)],
@@ -46,6 +57,8 @@ export function summarySection(result: BacktestResult, a: Analysis): string {
     ['Average loss', inr(o.avgLoss)],
     ['Best trade', inr(o.bestTrade)],
     ['Worst trade', inr(o.worstTrade)],
+    ['Max wins / losses in a row', `${r.maxConsecutiveWins} / ${r.maxConsecutiveLosses}`],
+    ['SQN / Kelly', `${num(r.sqn)} / ${num(r.kelly)}`],
     ['Average / longest trade', `${duration(o.avgDurationMs)} / ${duration(o.maxDurationMs)}`],
     ['Orders / fills / intents', `${s.orders} / ${s.fills} / ${s.intents}`],
     ['Rejected / denied', `${s.rejected} / ${s.denied}`],

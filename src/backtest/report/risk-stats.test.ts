@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { EquityPoint } from '../metrics.ts';
+import type { PeriodReturn } from './period-returns.ts';
+import { riskStats } from './risk-stats.ts';
+import type { TradeDetail } from './trade-details.ts';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-01-01T09:15:00+05:30');
+const point = (at: number, equity: number): EquityPoint => ({
+  at,
+  equity,
+  drawdown: 0,
+  exposure: 0,
+  open: true,
+});
+const day = (returnPercent: number): PeriodReturn => ({
+  period: '',
+  startEquity: 0,
+  endEquity: 0,
+  pnl: 0,
+  returnPercent,
+});
+const trade = (net: number, closedAt: number): TradeDetail => ({ net, closedAt }) as TradeDetail;
+
+describe('riskStats', () => {
+  const base = {
+    capital: 1_000_000,
+    finalEquity: 1_210_000,
+    maxDrawdownPercent: 10,
+    startMs: T0,
+    endMs: T0 + 2 * 365.25 * DAY,
+  };
+
+  it('annualises daily returns, and measures drawdown time, streaks, SQN and Kelly', () => {
+    const r = riskStats({
+      ...base,
+      equity: [
+        point(T0, 1_000_000),
+        point(T0 + DAY, 1_100_000),
+        point(T0 + 2 * DAY, 1_000_000),
+        point(T0 + 5 * DAY, 1_050_000),
+        point(T0 + 6 * DAY, 1_100_000), // back at the peak: 5 days below it
+        point(T0 + 7 * DAY, 1_090_000),
+      ],
+      daily: [day(1), day(-1), day(1), day(-1)],
+      // In closing order W W L W W W L L (given out of order).
+      trades: [
+        trade(-50, 3),
+        trade(100, 2),
+        trade(100, 1),
+        trade(100, 4),
+        trade(100, 5),
+        trade(100, 6),
+        trade(-50, 7),
+        trade(-50, 8),
+      ],
+    });
+    expect(r.equityPeak).toBe(1_100_000);
+    expect(r.maxDrawdownDurationMs).toBe(5 * DAY);
+    // Mean 0: nothing compounds; sd of ±1% is 1.1547% a day → × √252.
+    expect(r.returnAnnualPercent).toBe(0);
+    expect(r.volatilityAnnualPercent).toBe(18.33);
+    expect(r.sortino).toBe(0);
+    expect(r.calmar).toBe(0);
+    // 1.21× over two years: 10% a year.
+    expect(r.cagrPercent).toBe(10);
+    expect(r).toMatchObject({ maxConsecutiveWins: 3, maxConsecutiveLosses: 2 });
+    // 5 wins of 100, 3 losses of 50: win rate 0.625, payoff 2 → 0.625 − 0.375 / 2.
+    expect(r.kelly).toBe(0.4375);
+    // √8 × mean 43.75 ÷ sd 77.63…
+    expect(r.sqn).toBe(1.594);
+  });
+
+  it('leaves figures that need two days, a month or a loss out', () => {
+    const r = riskStats({
+      ...base,
+      endMs: T0 + DAY,
+      equity: [point(T0, 1_000_000)],
+      daily: [day(1)],
+      trades: [trade(100, 1)],
+    });
+    expect(r).toMatchObject({
+      returnAnnualPercent: null,
+      volatilityAnnualPercent: null,
+      cagrPercent: null,
+      sortino: null,
+      calmar: null,
+      sqn: null,
+      kelly: null,
+      maxConsecutiveWins: 1,
+      maxConsecutiveLosses: 0,
+      maxDrawdownDurationMs: 0,
+    });
+  });
+});
