@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import {
   isCandleRecording,
   readCandleRecordingMeta,
@@ -75,9 +76,7 @@ export async function dataContents(parts: readonly { dir: string }[]): Promise<D
       for (const t of part.meta.tokens) if (!tokens.has(t)) tokens.set(t, undefined);
       continue;
     }
-    for await (const block of recordBlocks(quoteFileChunks(part.file), part.file)) {
-      while (block.next()) if (!tokens.has(block.token)) tokens.set(block.token, undefined);
-    }
+    for (const t of await scannedTokens(part.file)) if (!tokens.has(t)) tokens.set(t, undefined);
   }
   return {
     kind,
@@ -88,6 +87,24 @@ export async function dataContents(parts: readonly { dir: string }[]): Promise<D
     endMs: Number.isFinite(endMs) ? endMs : 0,
     records,
   };
+}
+
+/** Tokens found by scanning a quote file, by path, size and mtime: a sweep worker scans once. */
+const scans = new Map<string, readonly number[]>();
+
+/** A quote file's tokens: one streamed pass over the record headers, no quote decoded. */
+async function scannedTokens(file: string): Promise<readonly number[]> {
+  const { size, mtimeMs } = await stat(file);
+  const key = `${file}\u0000${size}\u0000${mtimeMs}`;
+  const known = scans.get(key);
+  if (known !== undefined) return known;
+  const found = new Set<number>();
+  for await (const block of recordBlocks(quoteFileChunks(file), file)) {
+    while (block.next()) found.add(block.token);
+  }
+  const list = [...found];
+  scans.set(key, list);
+  return list;
 }
 
 /**
