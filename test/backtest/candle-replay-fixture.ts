@@ -7,7 +7,7 @@ import type { CandleInstrument } from '../../src/recording/candle-recording-meta
 import { CandleRecordingWriter } from '../../src/recording/candle-recording-writer.ts';
 
 /** The calendar the fixtures use (the 2026 holidays the other tests use). */
-const HOLIDAYS_2026 = JSON.parse(
+export const HOLIDAYS_2026 = JSON.parse(
   readFileSync(new URL('../fixtures/holidays-2026.json', import.meta.url), 'utf8'),
 ) as Holidays;
 

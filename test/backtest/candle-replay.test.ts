@@ -13,7 +13,7 @@ import type { Candle } from '../../src/domain/candle.ts';
 import type { CandleBar } from '../../src/recording/candle-chunk-csv.ts';
 import { CandleRecordingWriter } from '../../src/recording/candle-recording-writer.ts';
 import { probeCandles } from '../fixtures/strategies/candle-replay-probe.ts';
-import { RELIANCE, SBIN, writeCandleFixture } from './candle-replay-fixture.ts';
+import { HOLIDAYS_2026, RELIANCE, SBIN, writeCandleFixture } from './candle-replay-fixture.ts';
 
 const FRI_OPEN = Date.parse('2026-11-20T09:15:00+05:30');
 const MON_OPEN = Date.parse('2026-11-23T09:15:00+05:30');
@@ -204,11 +204,64 @@ logging: { level: silent, summaryIntervalSeconds: 0 }
     if (opened.kind !== 'candles') throw new Error('not candles');
     let quotes = 0;
     for await (const block of opened.set.blocks()) while (block.next()) quotes += 1;
-    expect(quotes).toBe(4);
+    // The Friday bar's four, and its close again at 15:30 (the session's end).
+    expect(quotes).toBe(5);
     expect(candleReplayNotes(opened.candles)).toEqual([
       `${dir}: the candle recording is incomplete (complete: false); rerun history to finish it`,
       "1 bar(s) fell outside every session of the recording's calendar and were not replayed",
     ]);
+  });
+
+  it('expires a resting DAY order at the session close: it never fills at the next day’s gap', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'tr-candles-gap-')), 'gap');
+    const writer = await CandleRecordingWriter.open(
+      dir,
+      {
+        interval: '1m',
+        from: '2026-11-20',
+        to: '2026-11-23',
+        instruments: [SBIN],
+        holidays: HOLIDAYS_2026,
+        source: 'import',
+      },
+      'extend',
+    );
+    const day = (open: number, price: number) =>
+      Array.from({ length: 375 }, (_, i) => ({
+        start: open + i * MIN,
+        open: price,
+        high: price + 50,
+        low: price - 50,
+        close: price,
+        volume: 100,
+      }));
+    // Friday at ₹1 000, Monday at ₹900: a buy limit at ₹950 placed on Friday would fill at
+    // Monday's open if it outlived Friday's close.
+    await writer.writeChunk(SBIN.token, '2026-11-20', '2026-11-23', [
+      ...day(FRI_OPEN, 100_000),
+      ...day(MON_OPEN, 90_000),
+    ]);
+    await writer.finish({});
+    const config = parseConfig(
+      `
+mode: paper
+strategies:
+  - id: rest
+    module: ../test/fixtures/strategies/candle-rest-limit.ts
+logging: { level: silent, summaryIntervalSeconds: 0 }
+`,
+      'config/candle-replay.yaml',
+      {},
+    );
+    const result = await runBacktest({
+      file: resolve('config/candle-replay.yaml'),
+      name: 'candle-replay-expiry',
+      projectDir: process.cwd(),
+      config,
+      backtest: backtestSectionSchema.parse({ data: dir, logLevel: 'silent' }),
+    });
+    expect(result.intents).toHaveLength(1);
+    expect(result.fills).toEqual([]);
   });
 
   it('refuses a folder mixing candle and tick recordings, naming both', async () => {

@@ -56,6 +56,7 @@ export class BarQuotes {
   /** Previous day's close (the quote's `close`); the first bar's open before any. */
   private prevClose = 0;
   private lastClose = 0;
+  private last: FullQuote | undefined;
 
   constructor(readonly token: number) {}
 
@@ -89,7 +90,21 @@ export class BarQuotes {
     }
     this.dayVolume = base + bar.volume;
     this.lastClose = bar.close;
+    this.last = out.at(-1)?.quote;
     return out;
+  }
+
+  /**
+   * The last quote again, at `at` (its session's close): nothing traded since, but a
+   * venue stepping on quotes sees the session end, so DAY orders expire there as they do
+   * in a tick replay (whose recordings go on after the close) and never fill at the next
+   * session's open.
+   */
+  closing(at: number): BarQuote | undefined {
+    const last = this.last;
+    return last === undefined
+      ? undefined
+      : { at, quote: { ...last, time: Math.floor(at / 1_000), ltq: 0 } };
   }
 
   /** Volume traded up to the point before `i` (the quote's last traded quantity is the rest). */

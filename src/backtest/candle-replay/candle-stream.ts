@@ -27,7 +27,10 @@ async function* barsOf(series: CandleSeries): AsyncGenerator<Candle> {
   for (const dir of series.dirs) yield* candleRows(dir, series.token);
 }
 
-/** A token's synthesised quotes, a bar's four at a time; bars outside every session skipped. */
+/**
+ * A token's synthesised quotes, a bar's four at a time, and the last one again at each
+ * session's close (`BarQuotes.closing`); bars outside every session skipped.
+ */
 async function* quotesOf(
   series: CandleSeries,
   calendar: TradingCalendar,
@@ -35,14 +38,23 @@ async function* quotesOf(
 ): AsyncGenerator<BarQuote[]> {
   const quotes = new BarQuotes(series.token);
   const exchange = exchangeOf(series.exchange);
+  let closeAt: number | undefined;
+  const closing = (): BarQuote[] => {
+    const q = closeAt === undefined ? undefined : quotes.closing(closeAt);
+    return q === undefined ? [] : [q];
+  };
   for await (const bar of barsOf(series)) {
     const session = calendar.sessionAt(bar.start, exchange);
     if (session === undefined) {
       skipped.bars += 1;
       continue;
     }
-    yield quotes.quotes(bar, Math.min(bar.end, session.end));
+    const before = closeAt !== undefined && closeAt !== session.end ? closing() : [];
+    closeAt = session.end;
+    yield [...before, ...quotes.quotes(bar, Math.min(bar.end, session.end))];
   }
+  const last = closing();
+  if (last.length > 0) yield last;
 }
 
 interface Head {
