@@ -41,14 +41,25 @@ function fives(bars: readonly CandleBar[]): CandleBar[] {
 let data: string;
 let bars: Map<number, CandleBar[]>;
 
-async function replay(window: { from?: number; history?: number } = {}) {
+async function replay(
+  window: {
+    from?: number;
+    history?: number;
+    intervals?: string[];
+    tokens?: number[];
+    data?: string;
+  } = {},
+) {
   const config = parseConfig(
     `
 mode: paper
 strategies:
   - id: probe
     module: ../test/fixtures/strategies/candle-replay-probe.ts
-    params: { tokens: [${SBIN.token}, ${RELIANCE.token}], history: ${window.history ?? 0} }
+    params:
+      tokens: [${(window.tokens ?? [SBIN.token, RELIANCE.token]).join(', ')}]
+      history: ${window.history ?? 0}
+      intervals: [${(window.intervals ?? ['1m', '5m']).join(', ')}]
 logging: { level: silent, summaryIntervalSeconds: 0 }
 `,
     'config/candle-replay.yaml',
@@ -60,7 +71,7 @@ logging: { level: silent, summaryIntervalSeconds: 0 }
     projectDir: process.cwd(),
     config,
     backtest: backtestSectionSchema.parse({
-      data,
+      data: window.data ?? data,
       ...(window.from === undefined ? {} : { from: new Date(window.from).toISOString() }),
       logLevel: 'silent',
     }),
@@ -262,6 +273,40 @@ logging: { level: silent, summaryIntervalSeconds: 0 }
     });
     expect(result.intents).toHaveLength(1);
     expect(result.fills).toEqual([]);
+  });
+
+  it('replays 1h bars: the last one cut at the close, a day candle aggregating them', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'tr-candles-1h-')), 'hours');
+    const writer = await CandleRecordingWriter.open(
+      dir,
+      {
+        interval: '1h',
+        from: '2026-11-20',
+        to: '2026-11-20',
+        instruments: [SBIN],
+        holidays: HOLIDAYS_2026,
+        source: 'import',
+      },
+      'extend',
+    );
+    const hours = Array.from({ length: 7 }, (_, i) => ({
+      start: FRI_OPEN + i * 60 * MIN,
+      open: 100_000 + i * 100,
+      high: 100_500 + i * 100,
+      low: 99_500 + i * 100,
+      close: 100_050 + i * 100,
+      volume: 1_000 + i,
+    }));
+    await writer.writeChunk(SBIN.token, '2026-11-20', '2026-11-20', hours);
+    await writer.finish({});
+    await replay({ intervals: ['1h', '1d'], tokens: [SBIN.token], data: dir });
+    const got = probeCandles().get(`${SBIN.token}:1h`) ?? [];
+    expect(got.map(shape)).toEqual(hours.map(shape));
+    // 09:15–10:15, … 14:15–15:15, then 15:15–15:30: the session's close cuts the last.
+    expect(got.map((c) => (c.end - c.start) / MIN)).toEqual([60, 60, 60, 60, 60, 60, 15]);
+    expect((probeCandles().get(`${SBIN.token}:1d`) ?? []).map(shape)).toEqual([
+      [FRI_OPEN, 100_000, 101_100, 99_500, 100_650, 7_021],
+    ]);
   });
 
   it('refuses a folder mixing candle and tick recordings, naming both', async () => {
