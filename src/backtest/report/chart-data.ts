@@ -8,6 +8,9 @@ import type { InstrumentBars } from './report-inputs.ts';
 const chartTime = (ms: number): number => Math.floor(ms / 1_000) + IST_SECONDS;
 const minuteTime = (ms: number): number => chartTime(Math.floor(ms / 60_000) * 60_000);
 
+/** Fills on a chart up to which markers are labelled (`Buy 20 · stop`). */
+const MARKER_LABELS = 40;
+
 interface Point {
   time: number;
   value: number;
@@ -136,7 +139,7 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
     equity.set(chartTime(p.at), {
       time: chartTime(p.at),
       e: p.equity / 100,
-      d: peak <= 0 ? 0 : -Math.round((p.drawdown / peak) * 1_000_000) / 10_000,
+      d: peak <= 0 || p.drawdown === 0 ? 0 : -Math.round((p.drawdown / peak) * 1_000_000) / 10_000,
       b: price === undefined || start <= 0 ? null : Math.round((capital * price) / start) / 100,
     });
   }
@@ -182,9 +185,13 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
         text: `${f.side === 'B' ? 'Buy' : 'Sell'} ${f.quantity}`,
       }))
       .map(({ reason, ...m }) =>
-        reason === undefined ? m : { ...m, text: `${m.text} · ${reason}` },
+        reason === undefined || reason === 'strategy exit'
+          ? m
+          : { ...m, text: `${m.text} · ${reason}` },
       )
       .sort((a, b) => a.time - b.time);
+    // Many fills on one chart: arrows only, or the labels cover the candles (tables say more).
+    if (markers.length > MARKER_LABELS) for (const m of markers) m.text = '';
     instruments.push({
       token: p.token,
       symbol: p.symbol,
