@@ -13,6 +13,17 @@ export interface SweepJob {
   readonly params: ParamOverrides;
   /** Run on when strategies subscribe to tokens the data lacks (`--allow-missing`). */
   readonly allowMissing?: boolean;
+  /** The parent prints log lines to a terminal: `logging.format: auto` is pretty then. */
+  readonly logTTY?: boolean;
+}
+
+/**
+ * A log line of a job's run, posted to the parent, which prints it (through its progress
+ * bar, so the bar stays whole). Plain JSON.
+ */
+export interface SweepLog {
+  readonly type: 'log';
+  readonly text: string;
 }
 
 /** The answer to a {@link SweepJob}: its summary, or why it failed. Plain JSON. */

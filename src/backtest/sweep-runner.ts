@@ -22,6 +22,9 @@ export interface SweepOptions {
   onProgress?: (done: number) => void;
   /** Runs go on when strategies subscribe to tokens the data lacks (each run's summary says). */
   allowMissing?: boolean;
+  /** Where the runs' log lines go (default stdout), and whether that is a terminal. */
+  onLog?: (text: string) => void;
+  logTTY?: boolean;
 }
 
 /** A ranked sweep. */
@@ -57,9 +60,11 @@ export async function runSweep(spec: BacktestSpec, options: SweepOptions): Promi
     specFile: resolve(spec.file),
     params,
     ...(options.allowMissing === true ? { allowMissing: true } : {}),
+    ...(options.logTTY === true ? { logTTY: true } : {}),
   }));
   const executor =
-    options.executor ?? new ThreadPoolExecutor(options.workers ?? sweep.workers ?? undefined);
+    options.executor ??
+    new ThreadPoolExecutor(options.workers ?? sweep.workers ?? undefined, options.onLog);
   const results: SweepResult[] = [];
   for await (const r of executor.run(jobs)) {
     results.push(r);

@@ -2,7 +2,7 @@ import { parentPort, threadId } from 'node:worker_threads';
 import { loadBacktestSpec } from './backtest-spec.ts';
 import { MissingDataError } from './missing-data.ts';
 import { runBacktest } from './run-backtest.ts';
-import type { SweepJob, SweepResult } from './sweep-protocol.ts';
+import type { SweepJob, SweepLog, SweepResult } from './sweep-protocol.ts';
 
 /**
  * Worker thread of a sweep: takes {@link SweepJob} messages, runs each backtest (one at
@@ -10,6 +10,8 @@ import type { SweepJob, SweepResult } from './sweep-protocol.ts';
  */
 const port = parentPort;
 if (port === null) throw new Error('sweep-worker.ts runs as a worker thread');
+/** The parent's end (not null from here on, in closures too). */
+const toParent = port;
 port.on('message', (job: SweepJob) => {
   void run(job).then((result) => port.postMessage(result));
 });
@@ -20,6 +22,11 @@ async function run(job: SweepJob): Promise<SweepResult> {
     const result = await runBacktest(spec, {
       params: job.params,
       allowMissing: job.allowMissing === true,
+      // Log lines go to the parent, which prints them above its progress bar.
+      logSink: {
+        write: (text: string) => toParent.postMessage({ type: 'log', text } satisfies SweepLog),
+        isTTY: job.logTTY === true,
+      },
     });
     return {
       type: 'result',

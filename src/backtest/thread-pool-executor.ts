@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { SweepExecutor, SweepJob, SweepResult } from './sweep-protocol.ts';
+import type { SweepExecutor, SweepJob, SweepLog, SweepResult } from './sweep-protocol.ts';
 
 /**
  * A worker's first script. Compiled (from `dist/`), it loads the compiled worker; the
@@ -26,7 +26,14 @@ const WORKER_BOOT = import.meta.url.endsWith('.js')
  * ```
  */
 export class ThreadPoolExecutor implements SweepExecutor {
-  constructor(readonly size = availableParallelism()) {}
+  /**
+   * @param size worker threads
+   * @param onLog where the runs' log lines go (default stdout); the CLI's keeps its bar whole
+   */
+  constructor(
+    readonly size = availableParallelism(),
+    private readonly onLog: (text: string) => void = (text) => void process.stdout.write(text),
+  ) {}
 
   async *run(jobs: readonly SweepJob[]): AsyncIterable<SweepResult> {
     const queue = [...jobs];
@@ -40,7 +47,11 @@ export class ThreadPoolExecutor implements SweepExecutor {
         if (job === undefined) void worker.terminate();
         else worker.postMessage(job);
       };
-      worker.on('message', (r: SweepResult) => {
+      worker.on('message', (r: SweepResult | SweepLog) => {
+        if (r.type === 'log') {
+          this.onLog(r.text);
+          return;
+        }
         results.push(r);
         wake?.();
         feed();

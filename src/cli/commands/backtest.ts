@@ -70,6 +70,9 @@ export function backtestCommand(): Command {
             out,
             allowMissing: opts.allowMissing === true,
             onProgress: (done) => bar.update(done),
+            // The runs' log lines come from the workers and print above the bar.
+            onLog: (text) => bar.print(process.stdout, text),
+            logTTY: process.stdout.isTTY === true,
           });
           bar.done();
           const runs = ranked.results.length;
