@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSpec } from './redact-spec.ts';
+import { redactParams, redactSpec } from './redact-spec.ts';
 
 describe('redactSpec', () => {
   it('masks secret values in block and flow style, keeps tokens that are numbers and ${ENV} names', () => {
@@ -24,5 +24,22 @@ describe('redactSpec', () => {
     expect(out).toContain('token: ${TIQS_ACCESS_TOKEN}');
     expect(out).toContain('- { token: 3045, mode: full }');
     expect(out).toContain('baseUrl: https://api.example');
+  });
+
+  it('masks secret strings in params at any depth, keeps numbers and other keys', () => {
+    expect(
+      redactParams({
+        s1: { apiKey: 'k-1', token: 3045, symbol: 'SBIN-EQ', feeds: [{ password: 'p' }] },
+        s2: { secret: '${MY_SECRET}' },
+      }),
+    ).toEqual({
+      s1: {
+        apiKey: '<redacted>',
+        token: 3045,
+        symbol: 'SBIN-EQ',
+        feeds: [{ password: '<redacted>' }],
+      },
+      s2: { secret: '${MY_SECRET}' },
+    });
   });
 });

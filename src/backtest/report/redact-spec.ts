@@ -27,3 +27,23 @@ export function redactSpec(text: string): string {
     return `${quote}${key}${quote}${colon}<redacted>${value.slice(value.trimEnd().length)}`;
   });
 }
+
+/**
+ * Params with secret values masked as in {@link redactSpec}: a string under a secret
+ * key (at any depth) becomes `<redacted>`; numbers, booleans and other keys stay.
+ *
+ * @example
+ * ```ts
+ * redactParams({ apiKey: 'k-1', token: 3045 }); // { apiKey: '<redacted>', token: 3045 }
+ * ```
+ */
+export function redactParams(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') {
+    return SECRET_KEY.test(key) && !HARMLESS.test(value) ? '<redacted>' : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => redactParams(v, key));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactParams(v, k)]));
+  }
+  return value;
+}

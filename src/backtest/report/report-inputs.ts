@@ -4,7 +4,7 @@ import type { MarketFeed } from '../../market-data/market-feed.ts';
 import type { Kernel } from '../../runtime/kernel.ts';
 import type { BacktestSpec } from '../backtest-spec.ts';
 import { type PriceBars, PriceSampler } from '../price-sampler.ts';
-import { redactSpec } from './redact-spec.ts';
+import { redactParams, redactSpec } from './redact-spec.ts';
 
 /** One instrument's one-minute bars, named. */
 export type InstrumentBars = PriceBars & { symbol: string };
@@ -99,8 +99,11 @@ export class ReportInputsCollector {
     return {
       prices: this.sampler.bars().map((b) => ({ ...b, symbol: symbolOf(b.token) })),
       benchmarkToken: this.spec.backtest.benchmark ?? this.firstTraded,
-      effectiveParams: this.kernel.strategyParams(),
-      specParams: Object.fromEntries(this.spec.config.strategies.map((s) => [s.id, s.params])),
+      // Secrets never reach the report: a strategy's `apiKey` string is masked like the spec's.
+      effectiveParams: redactParams(this.kernel.strategyParams()) as Record<string, unknown>,
+      specParams: redactParams(
+        Object.fromEntries(this.spec.config.strategies.map((s) => [s.id, s.params])),
+      ) as Record<string, Record<string, unknown>>,
       spec: { file: this.spec.file, text: specText(this.spec.file) },
     };
   }
