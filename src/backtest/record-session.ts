@@ -3,6 +3,7 @@ import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import { LiveClock } from '../clock/live-clock.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
+import type { LogContext } from '../logging/log-context.ts';
 import type { RecordingMeta } from '../recording/recording-meta.ts';
 import { demoStart } from '../runtime/embedded-simulator.ts';
 import { Kernel } from '../runtime/kernel.ts';
@@ -21,6 +22,8 @@ export interface RecordSessionOptions {
   /** Resolves when a live recording should stop (SIGINT); unused on the simulator. */
   stopSignal?: Promise<void>;
   onProgress?: (done: number, at: number) => void;
+  /** The logger's context, bound here to the recording bot: market time and symbols. */
+  logContext?: LogContext;
 }
 
 /**
@@ -54,6 +57,7 @@ export async function recordSession(options: RecordSessionOptions): Promise<Reco
       source: simExchangeSource(exchange),
       recordTo: options.out,
     });
+    bindLog(options.logContext, kernel);
     await kernel.start();
     for (let t = start; t < until; ) {
       t = Math.min(until, t + 60_000);
@@ -73,6 +77,7 @@ export async function recordSession(options: RecordSessionOptions): Promise<Reco
     clock,
     recordTo: options.out,
   });
+  bindLog(options.logContext, kernel);
   await kernel.start();
   await new Promise<void>((resolve) => {
     const sub =
@@ -88,4 +93,11 @@ export async function recordSession(options: RecordSessionOptions): Promise<Reco
   await kernel.stop('recording finished');
   if (recorder === undefined) throw new Error('kernel did not start a recorder');
   return recorder.close();
+}
+
+/** Points log lines at the recording bot: its clock (virtual on the simulator) and symbols. */
+function bindLog(context: LogContext | undefined, kernel: Kernel): void {
+  if (context === undefined) return;
+  context.now = () => kernel.clock.now();
+  context.symbolOf = (token) => kernel.instruments.byToken(token)?.symbol;
 }

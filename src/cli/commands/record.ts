@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ProgressBar } from '../../backtest/progress-bar.ts';
 import { recordSession } from '../../backtest/record-session.ts';
 import { createLogger } from '../../logging/create-logger.ts';
+import type { LogContext } from '../../logging/log-context.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadConfigOrReport } from '../load-config-or-report.ts';
@@ -32,8 +33,19 @@ export function recordCommand(): Command {
       }
       if (opts.gzip === true)
         config = { ...config, recording: { ...config.recording, gzip: true } };
-      const logger = createLogger({ level: 'warn', format: config.logging.format });
       const bar = new ProgressBar(process.stderr, 'recording');
+      // Bound to the recording bot by recordSession: its lines carry market time and symbols.
+      const logContext: LogContext = {};
+      const logger = createLogger({
+        level: 'warn',
+        format: config.logging.format,
+        context: logContext,
+        // Lines print above the progress bar, which draws itself again below them.
+        destination: {
+          write: (text: string) => bar.print(process.stdout, text),
+          isTTY: process.stdout.isTTY === true,
+        },
+      });
       const stopSignal = new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());
@@ -44,6 +56,7 @@ export function recordCommand(): Command {
           configFile: opts.config,
           out: resolve(opts.out),
           logger,
+          logContext,
           ...(until === undefined ? {} : { until }),
           stopSignal,
           onProgress: (done, at) => bar.update(done, new Date(at).toISOString()),
