@@ -343,11 +343,24 @@ export class ExecutionEngine {
       }
     }
     const { realised, unrealised } = this.positions.totals();
-    if (this.killSwitch.check(realised + unrealised) && this.limits.flattenOnKill) {
-      // Before the cancels: a leg cancelled by the flatten must not be placed again.
-      this.brackets.endAll('kill switch');
-      void flattenAll(this.core, (i) => this.submit(i));
-    }
+    if (this.killSwitch.check(realised + unrealised)) this.afterKill();
+  }
+
+  /**
+   * Trips the kill switch by hand (`who` asked: an operator's control): entries stop for
+   * the IST day and, with `flattenOnKill`, everything is closed. False when already tripped.
+   */
+  tripKillSwitch(who: string): boolean {
+    if (this.recorder.isClosed || !this.killSwitch.trip(who)) return false;
+    this.afterKill();
+    return true;
+  }
+
+  private afterKill(): void {
+    if (!this.limits.flattenOnKill) return;
+    // Before the cancels: a leg cancelled by the flatten must not be placed again.
+    this.brackets.endAll('kill switch');
+    void flattenAll(this.core, (i) => this.submit(i));
   }
 
   private sessions(): MarketSessions | undefined {

@@ -35,6 +35,21 @@ export class KillSwitch {
   }
 
   /**
+   * Trips the switch by hand (an operator's control) for the rest of the IST day; false
+   * when it had already tripped today.
+   */
+  trip(who: string): boolean {
+    if (this.killed) return false;
+    this.state = { ...this.state, day: istDayNumber(this.deps.clock.now()) };
+    this.deps.journal.setMeta(KILL_META, JSON.stringify(this.state));
+    this.deps.logger.error(
+      { who, flatten: this.deps.limits.flattenOnKill },
+      'kill switch tripped by hand: no new entries today',
+    );
+    return true;
+  }
+
+  /**
    * Checks the day's PnL `total` against the day's baseline; true when the switch
    * trips now (not when it had already tripped).
    */

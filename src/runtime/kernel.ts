@@ -18,6 +18,7 @@ import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { Recorder } from '../recording/recorder.ts';
 import { loadStrategy } from '../strategy/load-strategy.ts';
 import type { PlotPoint } from '../strategy/strategy-context.ts';
+import { ControlState } from './bot-controls-state.ts';
 import { logStrategyPnl } from './bot-summary.ts';
 import { engineOverParts } from './engine-over-parts.ts';
 import { instrumentMasterFor, loadInstrumentMaster } from './instrument-master-for.ts';
@@ -75,6 +76,11 @@ export class Kernel {
    * `setup`; until then it misses. `byToken(token)?.exchange` names a token's exchange.
    */
   readonly instruments: InstrumentMasterStore;
+  /**
+   * Operators' controls kept in the journal: strategies paused by hand (their new
+   * entries are dropped until resumed) and the log of who asked what (see `BotControls`).
+   */
+  readonly controlState: ControlState;
 
   private constructor(built: KernelParts) {
     this.config = built.config;
@@ -90,6 +96,7 @@ export class Kernel {
     this.broker = this.parts.broker;
     this.recorder = this.parts.recorder;
     this.instruments = instrumentMasterFor(this.parts, this.config, this.logger);
+    this.controlState = new ControlState(this.parts.journal, this.logger);
   }
 
   /** Builds every component for the options; nothing runs until {@link start}. */
@@ -194,6 +201,11 @@ export class Kernel {
     return Object.fromEntries(this.strategies.map((s) => [s.id, s.status]));
   }
 
+  /** Positions as the kernel publishes them: after each fill and each periodic mark. */
+  get positionUpdates$(): Observable<Position[]> {
+    return this.positions$.asObservable();
+  }
+
   /** Strategy ids with the params they run with: the schema's defaults merged with the config's. */
   strategyParams(): Record<string, unknown> {
     return Object.fromEntries(this.strategies.map((s) => [s.id, s.loaded.params]));
@@ -243,6 +255,8 @@ export class Kernel {
       logger: this.logger,
       instruments: this.instruments,
       route: (intent: OrderIntent, strategyId: string) => {
+        // A strategy paused by an operator opens nothing until resumed (exits still go).
+        if (!this.controlState.allows(intent, strategyId)) return;
         this.intents.next({ ...intent, strategyId, at: this.clock.now() });
         if (intent.kind === 'place' || intent.kind === 'bracket')
           this.parts.describe(intent.instrument);

@@ -1,0 +1,138 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { countedFetch, ioSettled } from '../../test/helpers/execution-harness.ts';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import { parseConfig } from '../config/load-config.ts';
+import { MemoryJournal } from '../execution/journal.ts';
+import { type RunningSimulator, startSimulator } from '../sim/index.ts';
+import { BotControls } from './bot-controls.ts';
+import type { ControlRecord } from './bot-controls-state.ts';
+import { Kernel } from './kernel.ts';
+
+let sim: RunningSimulator | undefined;
+let kernel: Kernel | undefined;
+
+afterEach(async () => {
+  await kernel?.stop();
+  await sim?.close();
+  kernel = undefined;
+  sim = undefined;
+});
+
+const root = process.cwd();
+const configText = (stateDir: string, risk: string) => `
+mode: paper
+broker:
+  baseUrl: embedded
+marketData:
+  intervalMs: 1000
+strategies:
+  - id: flat
+    module: ${root}/test/fixtures/strategies/buy-when-flat.ts
+  - id: rester
+    module: ${root}/test/fixtures/strategies/rest-limit.ts
+risk: { ${risk} }
+execution:
+  trackIntervalMs: 1000
+state:
+  dir: ${stateDir}
+logging:
+  summaryIntervalSeconds: 0
+`;
+
+/** A paper kernel over the simulator on one virtual clock, with its controls. */
+async function startBot(risk = 'flattenOnKill: true') {
+  const clock = new VirtualClock(Date.parse('2026-11-20T09:20:00+05:30'));
+  sim = await startSimulator({ clock, seed: 11 });
+  const journal = new MemoryJournal();
+  const logger = pino({ level: 'silent' });
+  kernel = await Kernel.create({
+    config: parseConfig(configText(mkdtempSync(join(tmpdir(), 'tr-ctl-')), risk), 'c.yaml', {}),
+    configFile: join(root, 'config', 'test.yaml'),
+    logger,
+    clock,
+    endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
+    fetch: countedFetch,
+    journal,
+  });
+  const controls = BotControls.of(kernel, logger);
+  let changes = 0;
+  controls.changes$.subscribe(() => changes++);
+  await kernel.start();
+  const k = kernel;
+  const steps = async (n: number): Promise<void> => {
+    for (let i = 0; i < n; i++) {
+      clock.advanceBy(1_000);
+      await ioSettled();
+    }
+  };
+  const net = () => k.engine.positions.position('flat', 3045)?.netQuantity ?? 0;
+  const journalled = () => JSON.parse(journal.getMeta('controls.log') ?? '[]') as ControlRecord[];
+  return { kernel: k, controls, steps, net, journalled, changes: () => changes };
+}
+
+describe('BotControls over a paper kernel', () => {
+  it('squares off everything, pauses every strategy until resumed, and journals who asked', async () => {
+    const { kernel, controls, steps, net, journalled, changes } = await startBot();
+    await steps(10);
+    expect(net()).toBe(10);
+    expect(kernel.engine.orders('rester').some((o) => o.status === 'open')).toBe(true);
+    const seen = changes();
+    expect(seen).toBeGreaterThan(0);
+
+    const record = await controls.squareOffAll('tester');
+    expect(record).toMatchObject({ who: 'tester', action: 'squareOffAll', outcome: 'done' });
+    await steps(20);
+    // Flat, and it stays flat: the strategy would buy again at once if it were not paused.
+    expect(net()).toBe(0);
+    expect(kernel.engine.orders('rester').every((o) => o.status !== 'open')).toBe(true);
+    const status = controls.status();
+    expect(status.strategies.map((s) => [s.id, s.paused])).toEqual([
+      ['flat', true],
+      ['rester', true],
+    ]);
+    expect(status.orders.working).toEqual([]);
+    const exit = status.orders.recent.find((o) => o.system && o.side === 'S');
+    expect(exit?.lifecycle.map((s) => s.type)).toContain('OrderFilled');
+    expect(status.positions.find((p) => p.strategyId === 'flat')?.netQuantity).toBe(0);
+    expect(changes()).toBeGreaterThan(seen);
+    expect(journalled().at(-1)).toMatchObject({ who: 'tester', action: 'squareOffAll' });
+
+    expect(controls.resumeStrategy('flat', 'tester').outcome).toBe('done');
+    expect(controls.resumeStrategy('flat', 'tester').outcome).toBe('unchanged');
+    await steps(5);
+    expect(net()).toBe(10);
+    expect(journalled().map((r) => `${r.action}:${r.outcome}`)).toEqual([
+      'squareOffAll:done',
+      'resume:done',
+      'resume:unchanged',
+    ]);
+  });
+
+  it('pauses one strategy, squares off one token, and refuses an unknown strategy', async () => {
+    const { controls, steps, net } = await startBot();
+    await steps(10);
+    expect(controls.pauseStrategy('nope', 'tester').outcome).toBe('refused');
+    expect(controls.pauseStrategy('flat', 'tester').outcome).toBe('done');
+    expect((await controls.squareOff(3045, 'tester')).outcome).toBe('done');
+    await steps(10);
+    expect(net()).toBe(0);
+    expect((await controls.squareOff(3045, 'tester')).outcome).toBe('unchanged');
+    expect(controls.status().strategies.find((s) => s.id === 'rester')?.paused).toBe(false);
+  });
+
+  it('trips the kill switch by hand once, and flattens with flattenOnKill', async () => {
+    const { controls, steps, net } = await startBot();
+    await steps(10);
+    expect(controls.status().killSwitch.tripped).toBe(false);
+    expect(controls.tripKillSwitch('tester').outcome).toBe('done');
+    expect(controls.tripKillSwitch('tester').outcome).toBe('unchanged');
+    await steps(10);
+    expect(controls.status().killSwitch.tripped).toBe(true);
+    // Flattened, and the switch keeps the strategy from buying again.
+    expect(net()).toBe(0);
+  });
+});

@@ -1,0 +1,238 @@
+import type { Logger } from 'pino';
+import { map, merge, type Observable, Subject, type Subscription } from 'rxjs';
+import type { Product } from '../domain/order-params.ts';
+import { isFinal } from '../execution/tracked-order.ts';
+import type { ControlAction, ControlRecord } from './bot-controls-state.ts';
+import {
+  type BotStatus,
+  type LifecycleStep,
+  lifecycleStep,
+  orderView,
+  type StrategyView,
+} from './bot-controls-status.ts';
+import type { Kernel } from './kernel.ts';
+
+export type { ControlAction, ControlRecord } from './bot-controls-state.ts';
+export type { BotStatus, OrderView, StrategyView } from './bot-controls-status.ts';
+
+/** Recent (finished) orders the status lists. */
+const RECENT_ORDERS = 50;
+
+/** What a control asked: strategy, token and product where they apply. */
+interface ControlTarget {
+  strategy?: string;
+  token?: number;
+  product?: Product;
+}
+
+/**
+ * The operators' controls and read side over a running {@link Kernel}: what the
+ * dashboard, Telegram and metrics call. Every control is journalled (`ControlState`) and
+ * logged with who asked; an expected refusal (an unknown strategy, nothing to close) is a
+ * record with outcome `refused` or `unchanged`, never an exception.
+ *
+ * @example
+ * ```ts
+ * const controls = BotControls.of(kernel, logger);
+ * await controls.squareOffAll('dashboard');
+ * controls.changes$.subscribe(() => push(controls.status()));
+ * ```
+ */
+export class BotControls {
+  private readonly lifecycles = new Map<string, LifecycleStep[]>();
+  private readonly stale = new Set<number>();
+  private readonly controlled = new Subject<ControlRecord>();
+  private readonly subscriptions: Subscription[] = [];
+  private readonly log: Logger;
+  /** Something the status shows changed: an order event, positions, data health, a control. */
+  readonly changes$: Observable<void>;
+
+  private constructor(
+    private readonly kernel: Kernel,
+    logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'controls' });
+    const { engine, bus } = kernel;
+    this.subscriptions.push(
+      engine.events$.subscribe((e) => {
+        if (!('tag' in e)) return;
+        const steps = this.lifecycles.get(e.tag) ?? [];
+        steps.push(lifecycleStep(e));
+        this.lifecycles.set(e.tag, steps);
+      }),
+      bus.stale$.subscribe((s) => {
+        if (s.stale) this.stale.add(s.token);
+        else this.stale.delete(s.token);
+      }),
+    );
+    this.changes$ = merge(
+      engine.events$,
+      kernel.positionUpdates$,
+      bus.health$,
+      bus.stale$,
+      this.controlled,
+    ).pipe(map(() => undefined));
+  }
+
+  /** The controls of `kernel`; make them before `kernel.start()` to see every order's life. */
+  static of(kernel: Kernel, logger: Logger): BotControls {
+    return new BotControls(kernel, logger);
+  }
+
+  /** Strategy ids of the bot. */
+  strategyIds(): string[] {
+    return Object.keys(this.kernel.strategyStatus());
+  }
+
+  /** Pauses a strategy: its new entries are dropped until {@link resumeStrategy}. */
+  pauseStrategy(id: string, who: string): ControlRecord {
+    if (!this.strategyIds().includes(id))
+      return this.record(who, 'pause', { strategy: id }, 'refused', 'no such strategy');
+    const changed = this.kernel.controlState.setPaused(id, true);
+    return this.record(who, 'pause', { strategy: id }, changed ? 'done' : 'unchanged', 'paused');
+  }
+
+  /** Resumes a strategy paused by hand. */
+  resumeStrategy(id: string, who: string): ControlRecord {
+    if (!this.strategyIds().includes(id))
+      return this.record(who, 'resume', { strategy: id }, 'refused', 'no such strategy');
+    const changed = this.kernel.controlState.setPaused(id, false);
+    return this.record(who, 'resume', { strategy: id }, changed ? 'done' : 'unchanged', 'running');
+  }
+
+  /**
+   * Squares off one instrument for every strategy holding it (only strategies whose
+   * orders in it used `product`, when given): cancels their working orders in it and
+   * closes the net quantity at market. Resolves once the exits are sent.
+   */
+  async squareOff(token: number, who: string, product?: Product): Promise<ControlRecord> {
+    const { engine } = this.kernel;
+    const target: ControlTarget = product === undefined ? { token } : { token, product };
+    const holders = new Set(
+      [
+        ...engine.positions.positions().filter((p) => p.token === token && p.netQuantity !== 0),
+        ...engine.orders().filter((o) => !isFinal(o.status) && o.intent.instrument.token === token),
+      ].map((x) => x.strategyId),
+    );
+    const ids = [...holders].filter(
+      (id) =>
+        product === undefined ||
+        engine
+          .orders(id)
+          .some((o) => o.intent.instrument.token === token && o.intent.product === product),
+    );
+    if (ids.length === 0) return this.record(who, 'squareOff', target, 'unchanged', 'nothing open');
+    const id = `ops-${this.kernel.clock.now()}`;
+    await Promise.all(
+      ids.map((strategyId) =>
+        engine.submit({ kind: 'squareOff', id, strategyId, token, reason: `square-off by ${who}` }),
+      ),
+    );
+    return this.record(who, 'squareOff', target, 'done', `squared off for ${ids.join(', ')}`);
+  }
+
+  /**
+   * Pauses every strategy (nothing re-enters until each is resumed), cancels every
+   * working order and closes every position at market. Resolves once the exits are sent.
+   */
+  async squareOffAll(who: string): Promise<ControlRecord> {
+    const { engine, controlState } = this.kernel;
+    for (const id of this.strategyIds()) controlState.setPaused(id, true);
+    const ids = new Set([
+      ...engine.positions
+        .positions()
+        .filter((p) => p.netQuantity !== 0)
+        .map((p) => p.strategyId),
+      ...engine
+        .orders()
+        .filter((o) => !isFinal(o.status))
+        .map((o) => o.strategyId),
+    ]);
+    const id = `ops-all-${this.kernel.clock.now()}`;
+    await engine.cancelAll();
+    await Promise.all(
+      [...ids].map((strategyId) =>
+        engine.submit({ kind: 'squareOff', id, strategyId, reason: `square-off all by ${who}` }),
+      ),
+    );
+    const detail =
+      ids.size === 0
+        ? 'every strategy paused; nothing open'
+        : `every strategy paused; closed ${[...ids].join(', ')}`;
+    return this.record(who, 'squareOffAll', {}, 'done', detail);
+  }
+
+  /** Trips the kill switch for the rest of the IST day (with `risk.flattenOnKill`, closes all). */
+  tripKillSwitch(who: string): ControlRecord {
+    const tripped = this.kernel.engine.tripKillSwitch(who);
+    return this.record(who, 'killSwitch', {}, tripped ? 'done' : 'unchanged', 'tripped');
+  }
+
+  /** Everything the bot shows now. */
+  status(): BotStatus {
+    const { engine, bus, config, controlState } = this.kernel;
+    const book = engine.positions;
+    const runs = this.kernel.strategyStatus();
+    const strategies: StrategyView[] = Object.entries(runs).map(([id, status]) => ({
+      id,
+      status,
+      paused: controlState.isPaused(id),
+      ...book.totals(id),
+      openPositions: book.positions(id).filter((p) => p.netQuantity !== 0).length,
+    }));
+    const orders = engine.orders();
+    const view = (o: (typeof orders)[number]) => orderView(o, this.lifecycles.get(o.tag) ?? []);
+    const finished = orders
+      .filter((o) => isFinal(o.status))
+      .sort((a, b) => b.placedAt - a.placedAt);
+    const paused = engine.pausedReason;
+    return {
+      at: this.kernel.clock.now(),
+      mode: config.mode,
+      strategies,
+      positions: book.positions(),
+      totals: book.totals(),
+      orders: {
+        working: orders.filter((o) => !isFinal(o.status)).map(view),
+        recent: finished.slice(0, RECENT_ORDERS).map(view),
+      },
+      marketData: {
+        status: bus.status,
+        staleTokens: [...this.stale].sort((a, b) => a - b),
+        rejectedTokens: bus.rejectedTokenList?.() ?? [],
+        quoteTokens: bus.stats.quoteTokens,
+      },
+      killSwitch: { tripped: engine.killed, flattenOnKill: config.risk.flattenOnKill },
+      ...(paused === undefined ? {} : { tradingPaused: paused }),
+      controls: controlState.recent(),
+    };
+  }
+
+  /** Stops following the kernel's streams. */
+  close(): void {
+    for (const s of this.subscriptions) s.unsubscribe();
+    this.controlled.complete();
+  }
+
+  private record(
+    who: string,
+    action: ControlAction,
+    target: ControlTarget,
+    outcome: ControlRecord['outcome'],
+    detail: string,
+  ): ControlRecord {
+    const entry: ControlRecord = {
+      at: this.kernel.clock.now(),
+      who,
+      action,
+      ...target,
+      outcome,
+      detail,
+    };
+    this.kernel.controlState.record(entry);
+    const level = outcome === 'refused' ? 'warn' : 'info';
+    this.log[level]({ who, action, ...target, outcome, detail }, `control: ${action} (${outcome})`);
+    this.controlled.next(entry);
+    return entry;
+  }
+}
