@@ -162,7 +162,17 @@ async function existingMeta(dir: string): Promise<CandleRecordingMeta | null> {
   } catch {
     return null;
   }
-  const format = (JSON.parse(raw) as { format?: unknown })?.format;
+  let format: unknown;
+  try {
+    format = (JSON.parse(raw) as { format?: unknown })?.format;
+  } catch (err) {
+    throw new CandleRecordingMismatch(
+      `${candleMetaPath(dir)} is not readable JSON; choose another --out`,
+      {
+        cause: err,
+      },
+    );
+  }
   if (format !== CANDLE_RECORDING_FORMAT)
     throw new CandleRecordingMismatch(
       `${dir} holds a ${String(format)} recording, not candles; choose another --out`,

@@ -163,6 +163,10 @@ describe('candle recording writer and reader', () => {
     await writeFile(join(dir, 'meta.json'), JSON.stringify({ format: 'tiqs-runner-recording' }));
     await expect(CandleRecordingWriter.open(dir, init, 'resume')).rejects.toThrow(/not candles/);
     expect(await isCandleRecording(dir)).toBe(false);
+    await writeFile(join(dir, 'meta.json'), '{"format":');
+    await expect(CandleRecordingWriter.open(dir, init, 'resume')).rejects.toThrow(
+      /meta\.json is not readable JSON/,
+    );
   });
 });
 

@@ -8,6 +8,7 @@ import { dateDay } from '../../recording/candle-chunk-plan.ts';
 import { CandleDownloadError } from '../../recording/candle-download-error.ts';
 import { CandleRecordingMismatch } from '../../recording/candle-recording-mismatch.ts';
 import { downloadCandles } from '../../recording/download-candles.ts';
+import { RecordingError } from '../../recording/recording-error.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadConfigOrReport } from '../load-config-or-report.ts';
 import { historyClient } from './history-client.ts';
@@ -55,6 +56,8 @@ function failure(err: unknown): { code: number; message: string } | undefined {
   if (err instanceof CandleRecordingMismatch) return { code: EXIT.usage, message: err.message };
   if (err instanceof InstrumentMasterFormatError)
     return { code: EXIT.config, message: err.message };
+  // A chunk file in --out that cannot be read (edited by hand, say): named, no stack.
+  if (err instanceof RecordingError) return { code: EXIT.failure, message: err.message };
   if (!(err instanceof CandleDownloadError)) return undefined;
   const unavailable = err.problem === 'chunk-failed' || err.problem === 'no-master';
   const cause =

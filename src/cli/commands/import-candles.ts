@@ -6,6 +6,7 @@ import { CandleImportError } from '../../recording/candle-import-error.ts';
 import type { PriceUnits } from '../../recording/candle-import-fields.ts';
 import { CandleRecordingMismatch } from '../../recording/candle-recording-mismatch.ts';
 import { importCandles } from '../../recording/import-candles.ts';
+import { RecordingError } from '../../recording/recording-error.ts';
 import { EXIT } from '../exit-codes.ts';
 
 interface ImportFlags {
@@ -83,10 +84,10 @@ export function importCandlesCommand(): Command {
         );
         process.exitCode = EXIT.ok;
       } catch (err) {
-        if (!(err instanceof CandleImportError || err instanceof CandleRecordingMismatch))
-          throw err;
-        process.stderr.write(`import-candles: ${err.message}\n`);
-        process.exitCode = EXIT.usage;
+        const input = err instanceof CandleImportError || err instanceof CandleRecordingMismatch;
+        if (!input && !(err instanceof RecordingError)) throw err;
+        process.stderr.write(`import-candles: ${(err as Error).message}\n`);
+        process.exitCode = input ? EXIT.usage : EXIT.failure;
       }
     });
 }
