@@ -53,7 +53,18 @@ export function reportHtml(result: BacktestResult, analysis: Analysis = analyze(
         `<h3>${esc(i.symbol)}</h3><div id="price-${i.token}" class="chart${i.plots.some((p) => !p.overlay) ? ' tall' : ''}" data-symbol="${esc(i.symbol)}"></div>`,
     )
     .join('\n');
+  const missing = result.missingData;
+  // A run with --allow-missing says, before any figure, which subscribed tokens had no data.
+  const warning =
+    missing === undefined || missing.missing.length === 0
+      ? ''
+      : `<p id="missing-data" class="warning">WARNING: strategies subscribed to tokens the data does not hold: ${missing.missing
+          .map((m) => esc(m.symbol === undefined ? String(m.token) : `${m.symbol} (${m.token})`))
+          .join(', ')}. The data (${missing.contents.kind}) holds ${missing.contents.tokens
+          .map((t) => esc(t.symbol ?? String(t.token)))
+          .join(', ')}.</p>`;
   const body = `<h1>Backtest: ${esc(result.name)}</h1>
+${warning}
 ${summarySection(result, analysis)}
 ${runSection(result)}
 <h2>Equity</h2><p class="axis-note">Equity in ₹${bench}.</p><div id="equity" class="chart"></div>
