@@ -142,6 +142,17 @@ describe('downloadCandles', () => {
     expect(r.meta.bars).toBe(8);
   });
 
+  it('refuses to resume with another chunking, changing nothing', async () => {
+    await downloadCandles({ ...base, client: simClient().client, out });
+    const before = await readFile(join(out, 'meta.json'), 'utf8');
+    const { client, asked } = simClient();
+    await expect(downloadCandles({ ...base, chunkDays: 7, client, out })).rejects.toThrow(
+      /holds chunk 3045\/2025-01-01_2025-01-31\.csv, which this download would not write/,
+    );
+    expect(asked).toEqual([]);
+    expect(await readFile(join(out, 'meta.json'), 'utf8')).toBe(before);
+  });
+
   it('names unknown tokens and refuses a range reaching the source today, writing nothing', async () => {
     const { client } = simClient();
     await expect(

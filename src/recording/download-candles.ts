@@ -16,6 +16,7 @@ import type {
   CandleSource,
 } from './candle-recording-meta.ts';
 import { CandleRecordingWriter } from './candle-recording-writer.ts';
+import { checkChunkPlan } from './check-chunk-plan.ts';
 import { dayBarStart } from './day-bar-start.ts';
 import { deriveCandleHolidays, holidayYears } from './derive-candle-holidays.ts';
 
@@ -96,13 +97,14 @@ export async function downloadCandles(o: DownloadCandlesOptions): Promise<Candle
   }
   const { instruments, csv } = candleMasterRows(master, o.tokens, o.masterFormat);
   const holidays = await o.client.holidays(o.signal);
+  const chunks = planCandleChunks(o.from, to, o.interval, o.chunkDays);
+  await checkChunkPlan(o.out, o.tokens, chunks);
   const writer = await CandleRecordingWriter.open(
     o.out,
     { interval: o.interval, from: o.from, to, instruments, holidays, source: o.source },
     'resume',
   );
   await writer.writeFile('instruments.csv', csv);
-  const chunks = planCandleChunks(o.from, to, o.interval, o.chunkDays);
   const total = chunks.length * instruments.length;
   let [done, fetched, kept] = [0, 0, 0];
   for (const chunk of chunks) {
