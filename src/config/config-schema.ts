@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instrumentsConfigSchema } from './instruments-config-schema.ts';
+import { notifyConfigSchema } from './notify-config-schema.ts';
 
 // Every object is strict: an unknown key (a typo such as `dailyMaxLos`) is an error,
 // never silently dropped in favour of a default.
@@ -133,6 +134,8 @@ export const runnerConfigSchema = z.strictObject({
   recording: recordingConfigSchema.prefault({}),
   paper: paperConfigSchema.prefault({}),
   instruments: instrumentsConfigSchema.prefault({}),
+  /** Alerts by webhook and Telegram (see docs/operations.md "Alerts"). */
+  notify: notifyConfigSchema.prefault({}),
   state: z
     .object({
       dir: z.string().min(1).default('var/state'),

@@ -2,6 +2,7 @@ import { constants } from 'node:os';
 import { Command } from 'commander';
 import { createLogger } from '../../logging/create-logger.ts';
 import type { LogContext } from '../../logging/log-context.ts';
+import { startAlerts } from '../../ops/notify/start-alerts.ts';
 import { CredentialReload } from '../../runtime/credential-reload.ts';
 import { Kernel } from '../../runtime/kernel.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
@@ -50,6 +51,8 @@ export function runCommand(): Command {
       // The market's time (the simulator's, when it runs faster than the wall) and symbols.
       logContext.now = () => kernel.clock.now();
       logContext.symbolOf = (token) => kernel.instruments.byToken(token)?.symbol;
+      // Alerts (notify.webhook, notify.telegram), when configured: they only queue.
+      const notifier = startAlerts(kernel, config, logger);
       const budgetMs = config.execution.shutdownTimeoutMs;
       let stopping = false;
       let finished = false;
@@ -84,13 +87,21 @@ export function runCommand(): Command {
             setTimeout(() => process.exit(exitCode), 100).unref();
             resolve();
           };
-          void kernel.stop(`received ${signal}`, budget.signal).then(
-            (report) => done(report.unfinished.length === 0),
-            (err: unknown) => {
-              logger.error({ err }, 'error while stopping');
-              done(false);
-            },
-          );
+          void kernel
+            .stop(`received ${signal}`, budget.signal)
+            .then(async (report) => {
+              notifier?.stopped(kernel.clock.now(), `received ${signal}`, report);
+              // What is queued gets half the closing reserve, then is dropped (counted).
+              await notifier?.stop(AbortSignal.timeout(reserve / 2));
+              return report;
+            })
+            .then(
+              (report) => done(report.unfinished.length === 0),
+              (err: unknown) => {
+                logger.error({ err }, 'error while stopping');
+                done(false);
+              },
+            );
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
@@ -102,7 +113,12 @@ export function runCommand(): Command {
         setCredentials: (credentials) => kernel.setCredentials(credentials),
       });
       // A stop may come while starting (e.g. the service does not answer at all).
-      await Promise.race([kernel.start(), stopped]);
+      await Promise.race([
+        kernel.start().then(() => {
+          if (!stopping) notifier?.started(kernel);
+        }),
+        stopped,
+      ]);
       await stopped;
       reload.close();
       process.exitCode = exitCode;

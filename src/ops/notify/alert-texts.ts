@@ -1,0 +1,46 @@
+import { formatInr } from '../../domain/money.ts';
+import type { Position } from '../../domain/order-events.ts';
+import type { ShutdownReport } from '../../execution/run-shutdown.ts';
+
+const signed = (paise: number): string => (paise > 0 ? `+${formatInr(paise)}` : formatInr(paise));
+
+/** `SBIN-EQ +10 @ ₹794.15 (sma, unrealised +₹12.00)` */
+export function positionLine(p: Position): string {
+  const qty = p.netQuantity > 0 ? `+${p.netQuantity}` : String(p.netQuantity);
+  const symbol = p.symbol === '' ? String(p.token) : p.symbol;
+  return `${symbol} ${qty} @ ${formatInr(p.averagePrice)} (${p.strategyId}, unrealised ${signed(p.unrealised)})`;
+}
+
+/** Open positions as lines, or `no open positions`. */
+export function positionLines(positions: readonly Position[]): string {
+  const open = positions.filter((p) => p.netQuantity !== 0);
+  return open.length === 0 ? 'no open positions' : open.map(positionLine).join('\n');
+}
+
+/** `realised +₹1,200.00, unrealised -₹40.00` */
+export function pnlText(t: { realised: number; unrealised: number }): string {
+  return `realised ${signed(t.realised)}, unrealised ${signed(t.unrealised)}`;
+}
+
+/** The stop alert: what a stop left at the broker. */
+export function stoppedText(reason: string, report: ShutdownReport): string {
+  const lines = [
+    `bot stopped (${reason}; policy ${report.policy})`,
+    positionLines(report.positions),
+  ];
+  if (report.orders.length > 0) {
+    lines.push(`${report.orders.length} order(s) still working:`);
+    for (const { order } of report.orders) {
+      const i = order.intent;
+      const side = i.side === 'B' ? 'BUY' : 'SELL';
+      lines.push(
+        `  ${side} ${order.quantity - order.filledQuantity} ${i.instrument.symbol} ${i.orderType} (${order.strategyId})`,
+      );
+    }
+  }
+  if (report.unfinished.length > 0) lines.push(`unfinished: ${report.unfinished.join('; ')}`);
+  if (!report.booksRead) lines.push("the broker's books could not be read: check them");
+  return lines.join('\n');
+}
+
+export { signed as signedInr };

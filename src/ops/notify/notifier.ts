@@ -1,0 +1,162 @@
+import type { Logger } from 'pino';
+import type { Subscription } from 'rxjs';
+import type { RunnerConfig } from '../../config/config-schema.ts';
+import type { AlertKind } from '../../config/notify-config-schema.ts';
+import type { ShutdownReport } from '../../execution/run-shutdown.ts';
+import type { Kernel } from '../../runtime/kernel.ts';
+import type { Alert } from './alert.ts';
+import type { AlertChannel, ChannelDeps } from './alert-channel.ts';
+import { positionLines, stoppedText } from './alert-texts.ts';
+import type { DeliveryStats } from './delivery-queue.ts';
+import { watchKernel } from './kernel-alerts.ts';
+import { secretScrubber } from './secret-scrubber.ts';
+import { TelegramChannel } from './telegram-channel.ts';
+import type { BotCommandPort } from './telegram-commands.ts';
+import { WebhookChannel } from './webhook-channel.ts';
+
+/** Counters of every channel and their sum (metrics: `tiqs_runner_alerts_dropped_total`). */
+export interface NotifierStats extends Omit<DeliveryStats, 'queued'> {
+  queued: number;
+  channels: Partial<Record<AlertChannel['name'], DeliveryStats>>;
+}
+
+/** What a notifier is built with besides the config. */
+export interface NotifierDeps {
+  logger: Logger;
+  /** Telegram's commands act through it; none: commands are off. */
+  commands?: BotCommandPort;
+  /** Injected in tests (virtual time); see {@link ChannelDeps}. */
+  wait?: ChannelDeps['wait'];
+  now?: ChannelDeps['now'];
+}
+
+/**
+ * The alerts of one bot (issue 16 §3): fans each alert out to the configured channels
+ * whose `events` take its kind, watches a kernel for what to say, and stops after
+ * flushing what it can within the stop's budget. `emit` only queues: trading never waits
+ * for a message.
+ *
+ * @example
+ * ```ts
+ * const notifier = Notifier.fromConfig(config, { logger });
+ * notifier?.attach(kernel);
+ * await kernel.start(); notifier?.started(kernel);
+ * notifier?.stopped('SIGTERM', report); await notifier?.stop(signal);
+ * ```
+ */
+export class Notifier {
+  private readonly watches: Subscription[] = [];
+
+  private constructor(
+    private readonly channels: readonly {
+      channel: AlertChannel;
+      kinds: ReadonlySet<AlertKind> | undefined;
+    }[],
+    private readonly config: RunnerConfig,
+  ) {}
+
+  /** The notifier of a config; undefined when no channel is configured. */
+  static fromConfig(config: RunnerConfig, deps: NotifierDeps): Notifier | undefined {
+    const n = config.notify;
+    if (n.webhook === undefined && n.telegram === undefined) return undefined;
+    const scrub = secretScrubber([
+      n.telegram?.botToken,
+      n.webhook?.secret,
+      config.broker.appId,
+      config.broker.token,
+    ]);
+    const base: ChannelDeps = {
+      logger: deps.logger,
+      scrub,
+      mode: config.mode,
+      ...(deps.wait === undefined ? {} : { wait: deps.wait }),
+      ...(deps.now === undefined ? {} : { now: deps.now }),
+    };
+    const channels: { channel: AlertChannel; kinds: ReadonlySet<AlertKind> | undefined }[] = [];
+    const kindsOf = (events: readonly AlertKind[] | undefined) =>
+      events === undefined ? undefined : new Set(events);
+    if (n.webhook !== undefined)
+      channels.push({
+        channel: new WebhookChannel(n.webhook, n, base),
+        kinds: kindsOf(n.webhook.events),
+      });
+    if (n.telegram !== undefined)
+      channels.push({
+        channel: new TelegramChannel(n.telegram, n, base, deps.commands),
+        kinds: kindsOf(n.telegram.events),
+      });
+    return new Notifier(channels, config);
+  }
+
+  /** Queues `alert` on every channel that takes its kind. Never blocks, never throws. */
+  emit(alert: Alert): void {
+    for (const { channel, kinds } of this.channels)
+      if (kinds === undefined || kinds.has(alert.kind)) channel.deliver(alert);
+  }
+
+  /** Watches `kernel` for alerts and starts listening for commands. */
+  attach(kernel: Kernel): void {
+    this.watches.push(
+      watchKernel(kernel, (a) => this.emit(a), {
+        staleAfterMs: this.config.notify.staleAfterSeconds * 1000,
+      }),
+    );
+    for (const { channel } of this.channels) channel.start();
+  }
+
+  /** The start alert: mode, strategies and what the journal holds open. */
+  started(kernel: Kernel): void {
+    const strategies = Object.keys(kernel.strategyStatus()).join(', ');
+    const killed = kernel.engine.killed ? '\nkill switch is tripped for today' : '';
+    this.emit({
+      kind: 'bot',
+      at: kernel.clock.now(),
+      text: `bot started (${this.config.mode}): ${strategies}\n${positionLines(kernel.engine.positions.positions())}${killed}`,
+      data: { event: 'started', strategies: Object.keys(kernel.strategyStatus()) },
+    });
+  }
+
+  /** The stop alert: what the stop left open at the broker. */
+  stopped(at: number, reason: string, report: ShutdownReport): void {
+    this.emit({
+      kind: 'bot',
+      at,
+      text: stoppedText(reason, report),
+      data: {
+        event: 'stopped',
+        reason,
+        openPositions: report.positions.filter((p) => p.netQuantity !== 0).length,
+        openOrders: report.orders.length,
+        unfinished: report.unfinished,
+      },
+    });
+  }
+
+  /** Every channel's counters and their sum. */
+  stats(): NotifierStats {
+    const total: NotifierStats = {
+      queued: 0,
+      sent: 0,
+      failed: 0,
+      dropped: 0,
+      retries: 0,
+      channels: {},
+    };
+    for (const { channel } of this.channels) {
+      const s = channel.stats();
+      total.channels[channel.name] = s;
+      total.queued += s.queued;
+      total.sent += s.sent;
+      total.failed += s.failed;
+      total.dropped += s.dropped;
+      total.retries += s.retries;
+    }
+    return total;
+  }
+
+  /** Stops watching, sends what is queued until `signal` aborts, then closes every channel. */
+  async stop(signal: AbortSignal): Promise<void> {
+    for (const w of this.watches) w.unsubscribe();
+    await Promise.all(this.channels.map(({ channel }) => channel.stop(signal)));
+  }
+}

@@ -1,0 +1,142 @@
+import { Bot, GrammyError, HttpError } from 'grammy';
+import type { AlertKind } from '../../config/notify-config-schema.ts';
+import { type Alert, alertText } from './alert.ts';
+import type { AlertChannel, ChannelDeps, QueueSettings } from './alert-channel.ts';
+import { DeliveryQueue, type DeliveryStats, type SendOutcome } from './delivery-queue.ts';
+import { type BotCommandPort, registerTelegramCommands } from './telegram-commands.ts';
+import { TelegramPacer } from './telegram-pacer.ts';
+
+/** `notify.telegram` as validated. */
+export interface TelegramSettings {
+  botToken: string;
+  chatIds: readonly (string | number)[];
+  apiRoot?: string | undefined;
+  events?: readonly AlertKind[] | undefined;
+  commands: boolean;
+}
+
+/** One message to one chat. */
+interface Outgoing {
+  chat: string;
+  text: string;
+}
+
+/** Telegram's longest message; longer alerts are cut (a daily summary of many positions). */
+const MAX_TEXT = 4_000;
+
+/**
+ * Sends alerts to every configured chat through grammy, paced under Telegram's limits
+ * (one message a second a chat, 30 a second in all), a 429's `retry_after` honoured;
+ * with `commands` on, it long-polls for commands and answers them from those chats only.
+ * No error text leaves here unscrubbed: grammy's errors can carry the URL, which holds
+ * the bot token.
+ */
+export class TelegramChannel implements AlertChannel {
+  readonly name = 'telegram';
+  readonly bot: Bot;
+  private readonly queue: DeliveryQueue<Outgoing>;
+  private readonly chats: string[];
+  private readonly pacer: TelegramPacer;
+  private polling: Promise<void> | undefined;
+  private readonly log: ChannelDeps['logger'];
+
+  constructor(
+    private readonly settings: TelegramSettings,
+    queue: QueueSettings,
+    private readonly deps: ChannelDeps,
+    private readonly port?: BotCommandPort,
+  ) {
+    this.log = deps.logger.child({ component: 'notify', channel: 'telegram' });
+    this.chats = settings.chatIds.map(String);
+    this.pacer = new TelegramPacer(deps.now ?? Date.now);
+    this.bot = new Bot(settings.botToken, {
+      client: {
+        ...(settings.apiRoot === undefined ? {} : { apiRoot: settings.apiRoot }),
+        timeoutSeconds: Math.ceil(queue.timeoutMs / 1000),
+      },
+    });
+    this.queue = new DeliveryQueue<Outgoing>({
+      capacity: queue.queueSize,
+      maxRetries: queue.maxRetries,
+      retryBaseMs: queue.retryBaseMs,
+      retryMaxMs: queue.retryMaxMs,
+      send: (m) => this.send(m),
+      paceMs: (m) => this.pacer.delayMs(m.chat),
+      onProblem: (reason, final) =>
+        this.log.warn({ event: 'alert-delivery', final }, `telegram: ${reason}`),
+      ...(deps.wait === undefined ? {} : { wait: deps.wait }),
+    });
+  }
+
+  deliver(alert: Alert): void {
+    const text = this.deps.scrub(alertText(alert)).slice(0, MAX_TEXT);
+    for (const chat of this.chats) this.queue.push({ chat, text });
+  }
+
+  stats(): DeliveryStats {
+    return this.queue.stats();
+  }
+
+  /** Starts long polling for commands (when on and a port is given); never throws. */
+  start(): void {
+    if (!this.settings.commands || this.port === undefined || this.polling !== undefined) return;
+    registerTelegramCommands(this.bot, new Set(this.chats), this.port, (command, who, chat) =>
+      this.log.info({ event: 'bot-command', command, who, chat }, `telegram command /${command}`),
+    );
+    this.bot.catch((err) =>
+      this.log.warn(
+        { event: 'bot-command-error' },
+        `telegram command failed: ${this.describe(err.error)}`,
+      ),
+    );
+    this.polling = this.bot
+      .start({ allowed_updates: ['message'], timeout: 30 })
+      .catch((err: unknown) =>
+        this.log.error(
+          { event: 'telegram-polling' },
+          `telegram polling stopped: ${this.describe(err)}`,
+        ),
+      );
+  }
+
+  async stop(signal: AbortSignal): Promise<void> {
+    await this.queue.flush(signal);
+    this.queue.close();
+    if (this.polling === undefined) return;
+    // Stopping confirms the last update to Telegram; bounded like everything in a stop.
+    const stopped = this.bot.stop().catch(() => undefined);
+    await Promise.race([
+      stopped,
+      new Promise<void>((resolve) =>
+        signal.addEventListener('abort', () => resolve(), { once: true }),
+      ),
+    ]);
+  }
+
+  private async send(m: Outgoing): Promise<SendOutcome> {
+    try {
+      this.pacer.sent(m.chat);
+      await this.bot.api.sendMessage(m.chat, m.text);
+      return { kind: 'sent' };
+    } catch (err) {
+      const reason = this.describe(err);
+      if (err instanceof GrammyError) {
+        if (err.error_code === 429) {
+          const after = err.parameters.retry_after;
+          return after === undefined
+            ? { kind: 'retry', reason }
+            : { kind: 'retry', reason, afterMs: after * 1000 };
+        }
+        return err.error_code >= 500 ? { kind: 'retry', reason } : { kind: 'fail', reason };
+      }
+      return { kind: 'retry', reason };
+    }
+  }
+
+  /** An error in words, with no secret in them. */
+  private describe(err: unknown): string {
+    if (err instanceof GrammyError) return this.deps.scrub(`${err.error_code} ${err.description}`);
+    if (err instanceof HttpError) return this.deps.scrub(err.message);
+    return this.deps.scrub(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+  }
+}
