@@ -132,6 +132,19 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
     expect(dd.max).toBeLessThanOrEqual(0);
     expect(dd.min).toBeLessThan(0);
     expect(dd.label).toMatch(/^-\d+\.\d{2}%$/);
+    // A click on a header sorts the table by that column (amounts read as numbers).
+    const nets = async (): Promise<number[]> =>
+      (
+        (await page.evaluate(
+          `[...document.querySelectorAll('#trades tbody tr')].map((r) => r.cells[14].textContent)`,
+        )) as string[]
+      ).map((t) => Number(t.replace(/[₹,]/g, '')));
+    await page.locator('#trades thead th', { hasText: 'Net' }).click();
+    const sorted = await nets();
+    expect(sorted.length).toBeGreaterThan(2);
+    expect(sorted).toEqual([...sorted].sort((a, b) => a - b));
+    await page.locator('#trades thead th', { hasText: 'Net' }).click();
+    expect(await nets()).toEqual([...sorted].reverse());
     // The charts follow the window.
     const before = (await canvasSizes(page, '#equity'))[0]?.[0] ?? 0;
     expect(before).toBeGreaterThan(700);

@@ -7,7 +7,8 @@ import { scriptJson } from './format.ts';
  * (fills as markers at their prices, plots over the price or in a pane below) with
  * lightweight-charts, which the page inlines. Prices read as ₹ in Indian grouping
  * (`Intl.NumberFormat('en-IN')`); every chart sizes itself to its box (`autoSize`), so
- * it follows the window. `window.__charts` exposes the charts to the browser test.
+ * it follows the window. Every table sorts by a click on a column's header.
+ * `window.__charts` exposes the charts to the browser test.
  */
 export function clientScript(data: ChartData): string {
   return `
@@ -59,6 +60,30 @@ for (const ins of R.instruments) {
   charts.prices[ins.token] = { chart, markers };
 }
 window.__charts = charts;
+// Tables sort by a click on a column's header (again: the other way). Cells read as a
+// duration, an amount or percentage (₹, grouping and a trailing '(…)' ignored), else text.
+const cellValue = (text) => {
+  const t = text.trim();
+  const d = /^(?:(\\d+)d )?(?:(\\d+)h ?)?(?:(\\d+)m ?)?(?:(\\d+)s)?$/.exec(t);
+  if (t !== '' && d !== null) return ((+(d[1] ?? 0) * 24 + +(d[2] ?? 0)) * 60 + +(d[3] ?? 0)) * 60 + +(d[4] ?? 0);
+  const n = Number(t.replace(/\\(.*\\)$/, '').replace(/[₹,%\\s]/g, '').replace('−', '-'));
+  return t !== '' && Number.isFinite(n) ? n : t;
+};
+for (const table of document.querySelectorAll('table:has(thead)')) {
+  table.querySelectorAll('thead th').forEach((th, col) => {
+    th.style.cursor = 'pointer';
+    th.title = 'Sort';
+    th.addEventListener('click', () => {
+      const body = table.tBodies[0];
+      const down = th.dataset.sorted !== 'up';
+      for (const h of table.querySelectorAll('thead th')) delete h.dataset.sorted;
+      th.dataset.sorted = down ? 'up' : 'down';
+      const rows = [...body.rows].map((r) => [cellValue(r.cells[col]?.textContent ?? ''), r]);
+      rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0) * (down ? 1 : -1));
+      for (const [, r] of rows) body.appendChild(r);
+    });
+  });
+}
 window.__chartsReady = true;
 `;
 }
