@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
+import { analyze } from '../../src/backtest/report/analysis.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { writeReport } from '../../src/backtest/write-report.ts';
 
@@ -103,6 +104,15 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
       `Object.values(window.__charts.prices).map((p) => p.chart.panes().length)`,
     )) as number[];
     expect(panes.every((n) => n === 2)).toBe(true);
+    // MAE/MFE from the prices sampled in the run bound each trade's own move.
+    const trades = analyze(result).trades;
+    for (const t of trades) {
+      const move = (t.exitPrice - t.entryPrice) * t.quantity * (t.direction === 'long' ? 1 : -1);
+      expect(t.mae).toBeLessThanOrEqual(Math.min(0, move));
+      expect(t.mfe).toBeGreaterThanOrEqual(Math.max(0, move));
+      expect(t.exitReason).toBe('strategy exit');
+    }
+    expect(trades.some((t) => t.mae < 0 && t.mfe > 0)).toBe(true);
     // Effective params say where each value came from: the strategy's default or the spec.
     const sources = Object.fromEntries(
       (await page.evaluate(
