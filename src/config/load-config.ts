@@ -20,7 +20,7 @@ const REMOVED_KEYS: Readonly<Record<string, string>> = {
 };
 
 /** YAML text to a plain tree, without letting an alias bomb expand. */
-function yamlTree(text: string, file: string): unknown {
+export function yamlTree(text: string, file: string): unknown {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
     throw new ConfigError(

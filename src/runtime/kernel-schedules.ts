@@ -5,8 +5,10 @@ import { beforeClose$ } from '../calendar/schedules.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { ExecutionEngine } from '../execution/execution-engine.ts';
+import type { Journal } from '../execution/journal.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import { logMarketSummary } from './bot-summary.ts';
+import { rememberLastPrices } from './last-prices.ts';
 import { sessionTicks$ } from './session-ticks.ts';
 import type { StrategyStatus } from './strategy-runner.ts';
 
@@ -27,6 +29,8 @@ export interface ScheduleDeps {
   strategies(): Record<string, StrategyStatus>;
   /** Logs each strategy's PnL. */
   logPnl(log: Logger): void;
+  /** Where the summary leaves the last prices seen, for `tiqs-runner positions`. */
+  journal?: Pick<Journal, 'getMeta' | 'setMeta'>;
 }
 
 /** Squares off every strategy with intraday orders `minutes` before each close. */
@@ -71,6 +75,7 @@ function summaryEvery(deps: ScheduleDeps): Subscription[] {
       strategies: deps.strategies(),
     });
     deps.logPnl(log);
+    if (deps.journal !== undefined) rememberLastPrices(deps.journal, deps.feed);
   };
   return [everyInSession(deps, seconds * 1_000).subscribe(tick)];
 }

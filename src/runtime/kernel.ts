@@ -163,6 +163,7 @@ export class Kernel {
         mark: () => this.publishPositions(),
         strategies: () => this.strategyStatus(),
         logPnl: (l) => this.logPnl(l),
+        journal: this.parts.journal,
       }),
     );
     if (this.recorder !== undefined) {

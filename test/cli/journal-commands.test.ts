@@ -1,30 +1,21 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteJournal } from '../../src/execution/sqlite-journal.ts';
 import type { TrackedOrder } from '../../src/execution/tracked-order.ts';
 import { runCli } from './run-cli.ts';
 
-function liveConfigWithJournal(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tr-cli-'));
-  const configDir = join(dir, 'config');
-  const stateDir = join(dir, 'state');
-  const file = join(configDir, 'live.yaml');
-  mkdirSync(configDir);
-  writeFileSync(
-    file,
-    `mode: live\nbroker: { baseUrl: "https://api.tiqs.trading", appId: a, token: t }\nstrategies: [{ id: s1, module: x.ts }]\nstate: { dir: ${stateDir} }\n`,
-  );
-  const journal = new SqliteJournal(join(stateDir, 'journal.sqlite'));
-  const order: TrackedOrder = {
+/** 2026-11-23 09:16:01 IST. */
+const T0 = Date.parse('2026-11-23T09:16:01+05:30');
+
+function order(over: Partial<TrackedOrder> & Pick<TrackedOrder, 'tag' | 'intentId'>): TrackedOrder {
+  return {
     strategyId: 's1',
-    intentId: 'p1',
-    tag: 's1-abc-1',
     variety: 'regular',
     intent: {
       kind: 'place',
-      id: 'p1',
+      id: over.intentId,
       instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
       side: 'B',
       quantity: 10,
@@ -40,47 +31,93 @@ function liveConfigWithJournal(): string {
     fills: new Set(['f1']),
     replacements: 0,
     modifications: 0,
-    placedAt: 0,
+    placedAt: T0,
     acceptedSeen: true,
     openedSeen: true,
+    ...over,
   };
-  journal.commit({ orders: [order], at: 0 });
-  journal.commit({
-    at: 0,
-    fill: {
-      fillId: 'f1',
-      tag: order.tag,
-      strategyId: 's1',
-      token: 3045,
-      symbol: 'SBIN-EQ',
-      side: 'B',
-      quantity: 10,
-      price: 80_000,
-      at: 0,
+}
+
+/**
+ * A live config whose credentials are `${...}` placeholders (unset in these tests) and a
+ * journal with a filled entry, a partial exit and a working stop-loss order.
+ */
+function liveConfigWithJournal(options: { lastPrice?: number } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tr-cli-'));
+  const configDir = join(dir, 'config');
+  const stateDir = join(dir, 'state');
+  const file = join(configDir, 'live.yaml');
+  mkdirSync(configDir);
+  writeFileSync(
+    file,
+    `mode: live\nbroker: { baseUrl: "https://api.tiqs.trading", appId: "\${TIQS_APP_ID}", token: "\${TIQS_ACCESS_TOKEN}" }\nstrategies: [{ id: s1, module: x.ts }]\nstate: { dir: ${stateDir} }\n`,
+  );
+  const journal = new SqliteJournal(join(stateDir, 'journal.sqlite'));
+  const entry = order({ tag: 's1-abc-1', intentId: 'p1' });
+  const stop = order({
+    tag: 's1-abc-3',
+    intentId: 'p1-sl',
+    intent: {
+      kind: 'place',
+      id: 'p1-sl',
+      instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
+      side: 'S',
+      quantity: 6,
+      orderType: 'SL-LMT',
+      price: 78_950,
+      triggerPrice: 79_000,
+      product: 'I',
     },
+    orderId: '1000000003',
+    status: 'open',
+    quantity: 6,
+    filledQuantity: 0,
+    fills: new Set(),
+    placedAt: T0 + 60_000,
+  });
+  journal.commit({ orders: [entry, stop], at: T0 });
+  const fill = { tag: entry.tag, strategyId: 's1', token: 3045, symbol: 'SBIN-EQ' } as const;
+  journal.commit({
+    at: T0,
+    fill: { ...fill, fillId: 'f1', side: 'B', quantity: 10, price: 80_000, at: T0 },
   });
   journal.commit({
-    at: 1,
+    at: T0 + 1,
     fill: {
+      ...fill,
       fillId: 'f2',
       tag: 's1-abc-2',
-      strategyId: 's1',
-      token: 3045,
-      symbol: 'SBIN-EQ',
       side: 'S',
       quantity: 4,
       price: 80_500,
-      at: 1,
+      at: T0 + 1,
     },
   });
+  if (options.lastPrice !== undefined)
+    journal.setMeta(
+      'lastPrices',
+      JSON.stringify({ 3045: { ltp: options.lastPrice, at: T0 + 300_000 } }),
+    );
   journal.close();
   return file;
 }
 
 describe('tiqs-runner orders and positions', () => {
-  it('print the journal state', async () => {
-    const file = liveConfigWithJournal();
+  const saved = { app: process.env.TIQS_APP_ID, token: process.env.TIQS_ACCESS_TOKEN };
+  beforeEach(() => {
+    // Journal readers need no credentials: the placeholders stay unset.
+    delete process.env.TIQS_APP_ID;
+    delete process.env.TIQS_ACCESS_TOKEN;
+  });
+  afterEach(() => {
+    if (saved.app !== undefined) process.env.TIQS_APP_ID = saved.app;
+    if (saved.token !== undefined) process.env.TIQS_ACCESS_TOKEN = saved.token;
+  });
+
+  it('print the journal state as JSON without credentials', async () => {
+    const file = liveConfigWithJournal({ lastPrice: 81_000 });
     const orders = await runCli('orders', '--config', file, '--json');
+    expect(orders.stderr).toBe('');
     expect(orders.code).toBe(0);
     expect(JSON.parse(orders.stdout)).toEqual([
       expect.objectContaining({
@@ -88,17 +125,84 @@ describe('tiqs-runner orders and positions', () => {
         orderId: '1000000001',
         status: 'complete',
         price: '800.00',
+        triggerPrice: '',
+        averagePrice: '800.00',
         filled: 10,
+        placedAt: T0,
+        placedAtIso: '2026-11-23T09:16:01.000+05:30',
+      }),
+      expect.objectContaining({
+        tag: 's1-abc-3',
+        type: 'SL-LMT',
+        price: '789.50',
+        triggerPrice: '790.00',
       }),
     ]);
     const positions = await runCli('positions', '--config', file, '--json');
+    expect(positions.code).toBe(0);
     expect(JSON.parse(positions.stdout)).toEqual([
-      expect.objectContaining({ strategy: 's1', net: 6, average: '800.00', realised: '20.00' }),
+      expect.objectContaining({
+        strategy: 's1',
+        net: 6,
+        average: '800.00',
+        realised: '20.00',
+        lastFill: '805.00',
+        lastSeen: '810.00',
+        lastSeenFrom: 'quote',
+        lastSeenAtIso: '2026-11-23T09:21:01.000+05:30',
+        // 6 × (810 − 800)
+        unrealised: '60.00',
+      }),
     ]);
   });
 
-  it('say so when there is no journal yet', async () => {
+  it('print aligned tables: IST times, ₹ with Indian grouping, the stop trigger, unrealised PnL', async () => {
+    const file = liveConfigWithJournal({ lastPrice: 81_000 });
+    const orders = await runCli('orders', '--config', file);
+    expect(orders.code).toBe(0);
+    const lines = orders.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(
+      /^placed \(IST\)\s+strategy\s+side\s+qty\s+symbol\s+type\s+price\s+trigger/,
+    );
+    expect(lines[1]).toMatch(
+      /^2026-11-23 09:16:01\s+s1\s+BUY\s+10\s+SBIN-EQ\s+LMT I\s+₹800\.00\s+10\s+₹800\.00\s+complete\s+1000000001\s+p1$/,
+    );
+    expect(lines[2]).toMatch(
+      /^2026-11-23 09:17:01\s+s1\s+SELL\s+6\s+SBIN-EQ\s+SL-LMT I\s+₹789\.50\s+₹790\.00\s+0\s+open\s+1000000003\s+p1-sl$/,
+    );
+    // Columns line up: each header starts where its cells start.
+    expect(lines[1]?.indexOf('s1')).toBe(lines[0]?.indexOf('strategy'));
+    expect(orders.stdout).not.toMatch(/\(index\)|'|"/);
+
+    const positions = await runCli('positions', '--config', file);
+    expect(positions.code).toBe(0);
+    const [head, row, total] = positions.stdout.split('\n');
+    expect(head).toMatch(
+      /^strategy\s+symbol\s+net\s+average\s+last seen\s+seen at \(IST\)\s+unrealised\s+realised$/,
+    );
+    expect(row).toMatch(
+      /^s1\s+SBIN-EQ\s+\+6\s+₹800\.00\s+₹810\.00\s+2026-11-23 09:21:01\s+₹60\.00\s+₹20\.00$/,
+    );
+    expect(total).toMatch(/^total\s+₹60\.00\s+₹20\.00$/);
+    expect(positions.stdout).toContain('not a live price');
+  });
+
+  it('mark to the last fill when the journal has no newer quote', async () => {
+    const file = liveConfigWithJournal();
+    const positions = await runCli('positions', '--config', file, '--json');
+    expect(JSON.parse(positions.stdout)).toEqual([
+      expect.objectContaining({ lastSeen: '805.00', lastSeenFrom: 'fill', unrealised: '30.00' }),
+    ]);
+  });
+
+  it('report a bad mode as a config error, and no journal yet as unavailable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tr-cli-'));
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'mode: lve\nstrategies: []\n');
+    const r1 = await runCli('positions', '--config', bad);
+    expect(r1.code).toBe(3);
+    expect(r1.stderr).toContain('mode');
     const file = join(dir, 'paper.yaml');
     writeFileSync(
       file,

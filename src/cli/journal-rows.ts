@@ -1,0 +1,167 @@
+import { IST_OFFSET_MS, toIstIso } from '../domain/ist.ts';
+import { formatRupees, parseRupees } from '../domain/money.ts';
+import type { JournalSnapshot } from '../execution/journal.ts';
+import { PositionBook } from '../execution/position-book.ts';
+import type { TrackedOrder } from '../execution/tracked-order.ts';
+import type { LastPrice } from '../runtime/last-prices.ts';
+
+/** One order as `tiqs-runner orders --json` prints it (money as rupee text, '' for none). */
+export interface OrderRow {
+  strategy: string;
+  intent: string;
+  tag: string;
+  orderId: string;
+  symbol: string;
+  token: number;
+  side: 'B' | 'S';
+  quantity: number;
+  filled: number;
+  type: string;
+  product: string;
+  /** Limit price (the book's, else the last request's, else the intent's); '' for none. */
+  price: string;
+  /** Trigger of a stop order (a cover order's stop-loss); '' for none. */
+  triggerPrice: string;
+  /** Average fill price from the journal's fills; '' before any. */
+  averagePrice: string;
+  status: string;
+  /** When it was first sent, epoch ms, and the same in ISO IST. */
+  placedAt: number;
+  placedAtIso: string;
+}
+
+/** One position as `tiqs-runner positions --json` prints it. */
+export interface PositionRow {
+  strategy: string;
+  symbol: string;
+  token: number;
+  net: number;
+  average: string;
+  realised: string;
+  /** The last fill's price (kept from before current prices were shown). */
+  lastFill: string;
+  /** The last price the journal saw: the bot's last written quote, else the last fill. */
+  lastSeen: string;
+  lastSeenAt: number;
+  lastSeenAtIso: string;
+  /** Where `lastSeen` came from. */
+  lastSeenFrom: 'quote' | 'fill';
+  /** Marked to `lastSeen`. */
+  unrealised: string;
+}
+
+/** The wire's rupee text as paise; "0" or nothing means no price. */
+function wirePrice(text: string | undefined): number | undefined {
+  if (text === undefined || text === '' || text === '0') return undefined;
+  const paise = parseRupees(text);
+  return paise === 0 ? undefined : paise;
+}
+
+const rupeeText = (paise: number | undefined): string =>
+  paise === undefined ? '' : formatRupees(Math.round(paise));
+
+/**
+ * The prices an order works at, as a strategy sees them (`ctx.openOrders`): a limit follows
+ * the book, else the last request (modifications), else the intent; a stop's trigger the last
+ * request, else the intent; a cover order's stop leg its stop-loss price.
+ */
+function pricesOf(o: TrackedOrder): { price?: number; trigger?: number } {
+  const type = o.intent.orderType;
+  const limit = type === 'LMT' || type === 'SL-LMT';
+  const stop = type === 'SL-LMT' || type === 'SL-MKT';
+  const price = limit ? (o.bookPrice ?? wirePrice(o.request?.price) ?? o.intent.price) : undefined;
+  const trigger = stop
+    ? (wirePrice(o.request?.triggerPrice) ?? o.intent.triggerPrice)
+    : o.intent.bookLossPrice;
+  return {
+    ...(price === undefined ? {} : { price }),
+    ...(trigger === undefined ? {} : { trigger }),
+  };
+}
+
+/** Every order of a journal, oldest placement first, with its average fill price. */
+export function orderRows(snapshot: JournalSnapshot): OrderRow[] {
+  const fills = new Map<string, { quantity: number; value: number }>();
+  for (const f of snapshot.fills) {
+    const sum = fills.get(f.tag) ?? { quantity: 0, value: 0 };
+    sum.quantity += f.quantity;
+    sum.value += f.quantity * f.price;
+    fills.set(f.tag, sum);
+  }
+  return snapshot.orders.map((o) => {
+    const { price, trigger } = pricesOf(o);
+    const filled = fills.get(o.tag);
+    return {
+      strategy: o.strategyId,
+      intent: o.intentId,
+      tag: o.tag,
+      orderId: o.orderId ?? '',
+      symbol: o.intent.instrument.symbol,
+      token: o.intent.instrument.token,
+      side: o.intent.side,
+      quantity: o.quantity,
+      filled: o.filledQuantity,
+      type: o.intent.orderType,
+      product: o.intent.product,
+      price: rupeeText(price),
+      triggerPrice: rupeeText(trigger),
+      averagePrice:
+        filled === undefined || filled.quantity === 0
+          ? ''
+          : rupeeText(filled.value / filled.quantity),
+      status: o.status,
+      placedAt: o.placedAt,
+      placedAtIso: toIstIso(o.placedAt),
+    };
+  });
+}
+
+/**
+ * Positions rebuilt from a journal's fills, marked to the last price it saw: the bot's last
+ * written quote of the token (`lastPrices`) when newer than its last fill, else that fill.
+ */
+export function positionRows(
+  snapshot: JournalSnapshot,
+  lastPrices: ReadonlyMap<number, LastPrice>,
+): PositionRow[] {
+  const book = new PositionBook();
+  const lastFill = new Map<number, LastPrice>();
+  for (const f of snapshot.fills) {
+    book.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price);
+    const seen = lastFill.get(f.token);
+    if (seen === undefined || f.at >= seen.at) lastFill.set(f.token, { ltp: f.price, at: f.at });
+  }
+  const seen = new Map<number, LastPrice & { from: 'quote' | 'fill' }>();
+  for (const [token, fill] of lastFill) {
+    const quote = lastPrices.get(token);
+    const useQuote = quote !== undefined && quote.at >= fill.at;
+    seen.set(token, useQuote ? { ...quote, from: 'quote' } : { ...fill, from: 'fill' });
+  }
+  // The book's last price is its last fill until marked.
+  const fillPrice = new Map(
+    book.positions().map((p) => [`${p.strategyId}:${p.token}`, p.lastPrice]),
+  );
+  for (const [token, s] of seen) book.mark(token, s.ltp);
+  return book.positions().map((p) => {
+    const s = seen.get(p.token) as LastPrice & { from: 'quote' | 'fill' };
+    return {
+      strategy: p.strategyId,
+      symbol: p.symbol,
+      token: p.token,
+      net: p.netQuantity,
+      average: rupeeText(p.averagePrice),
+      realised: rupeeText(p.realised),
+      lastFill: rupeeText(fillPrice.get(`${p.strategyId}:${p.token}`)),
+      lastSeen: rupeeText(s.ltp),
+      lastSeenAt: s.at,
+      lastSeenAtIso: toIstIso(s.at),
+      lastSeenFrom: s.from,
+      unrealised: rupeeText(p.unrealised),
+    };
+  });
+}
+
+/** `2026-11-23 09:16:01`: an instant in IST, to the second. */
+export function istDateTime(ms: number): string {
+  return new Date(ms + IST_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+}
