@@ -36,6 +36,7 @@ const LAYERS = [
   ['execution', 'sim'],
   ['paper', 'recording'],
   ['runtime'],
+  ['ops'],
   ['backtest'],
   ['cli'],
   ['entries', 'index.ts'],

@@ -141,6 +141,22 @@ export const runnerConfigSchema = z.strictObject({
       dir: z.string().min(1).default('var/state'),
     })
     .prefault({}),
+  /**
+   * The live dashboard served by the bot (`src/ops/dashboard/`); absent: none. Loopback by
+   * default; every request needs the token (an empty one: a random token is made at start
+   * and its URL printed once on stderr).
+   */
+  dashboard: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** 0: any free port (the printed URL names it). */
+      port: z.number().int().min(0).max(65_535).default(8780),
+      host: z.string().min(1).default('127.0.0.1'),
+      token: z.string().default(''),
+    })
+    .optional(),
+  /** Prometheus metrics on a port of their own (docs/operations.md "Metrics"); absent: none. */
+  metrics: metricsConfigSchema.optional(),
   logging: z
     .object({
       /** pino level. In a backtest spec, a level written here wins over `backtest.logLevel`. */

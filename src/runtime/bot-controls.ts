@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { map, merge, type Observable, Subject, type Subscription } from 'rxjs';
 import type { Product } from '../domain/order-params.ts';
 import { isFinal } from '../execution/tracked-order.ts';
+import { type BrokerNet, brokerNetPositions } from './bot-controls-broker.ts';
 import type { ControlAction, ControlRecord } from './bot-controls-state.ts';
 import {
   type BotStatus,
@@ -12,6 +13,7 @@ import {
 } from './bot-controls-status.ts';
 import type { Kernel } from './kernel.ts';
 
+export type { BrokerNet } from './bot-controls-broker.ts';
 export type { ControlAction, ControlRecord } from './bot-controls-state.ts';
 export type { BotStatus, OrderView, StrategyView } from './bot-controls-status.ts';
 
@@ -206,6 +208,11 @@ export class BotControls {
       ...(paused === undefined ? {} : { tradingPaused: paused }),
       controls: controlState.recent(),
     };
+  }
+
+  /** Net quantity by token from the broker's own trade book (the paper venue's in paper). */
+  brokerPositions(signal?: AbortSignal): Promise<BrokerNet[]> {
+    return brokerNetPositions(this.kernel.broker, signal);
   }
 
   /** Stops following the kernel's streams. */

@@ -2,7 +2,9 @@ import { constants } from 'node:os';
 import { Command } from 'commander';
 import { createLogger } from '../../logging/create-logger.ts';
 import type { LogContext } from '../../logging/log-context.ts';
+import { serveDashboard } from '../../ops/dashboard/serve-dashboard.ts';
 import { startAlerts } from '../../ops/notify/start-alerts.ts';
+import { BotControls } from '../../runtime/bot-controls.ts';
 import { CredentialReload } from '../../runtime/credential-reload.ts';
 import { Kernel } from '../../runtime/kernel.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
@@ -51,6 +53,10 @@ export function runCommand(): Command {
       // The market's time (the simulator's, when it runs faster than the wall) and symbols.
       logContext.now = () => kernel.clock.now();
       logContext.symbolOf = (token) => kernel.instruments.byToken(token)?.symbol;
+      // The operators' controls (dashboard, Telegram), made before start to see every order.
+      const controls = BotControls.of(kernel, logger);
+      // The live dashboard (docs/operations.md "Dashboard"), when configured.
+      const dashboard = await serveDashboard({ controls, config, logger });
       // Alerts (notify.webhook, notify.telegram), when configured: they only queue.
       const notifier = startAlerts(kernel, config, logger);
       const budgetMs = config.execution.shutdownTimeoutMs;
@@ -121,6 +127,8 @@ export function runCommand(): Command {
       ]);
       await stopped;
       reload.close();
+      controls.close();
+      await dashboard?.close();
       process.exitCode = exitCode;
     });
 }

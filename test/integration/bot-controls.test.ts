@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countedFetch, ioSettled } from '../../test/helpers/execution-harness.ts';
-import { VirtualClock } from '../clock/virtual-clock.ts';
-import { parseConfig } from '../config/load-config.ts';
-import { MemoryJournal } from '../execution/journal.ts';
-import { type RunningSimulator, startSimulator } from '../sim/index.ts';
-import { BotControls } from './bot-controls.ts';
-import type { ControlRecord } from './bot-controls-state.ts';
-import { Kernel } from './kernel.ts';
+import { VirtualClock } from '../../src/clock/virtual-clock.ts';
+import { parseConfig } from '../../src/config/load-config.ts';
+import { MemoryJournal } from '../../src/execution/journal.ts';
+import { BotControls } from '../../src/runtime/bot-controls.ts';
+import type { ControlRecord } from '../../src/runtime/bot-controls-state.ts';
+import { Kernel } from '../../src/runtime/kernel.ts';
+import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
 
 let sim: RunningSimulator | undefined;
 let kernel: Kernel | undefined;
@@ -95,6 +95,10 @@ describe('BotControls over a paper kernel', () => {
       ['rester', true],
     ]);
     expect(status.orders.working).toEqual([]);
+    // The broker's own trade book agrees: flat.
+    expect(await controls.brokerPositions()).toEqual([
+      { token: 3045, symbol: 'SBIN-EQ', netQuantity: 0 },
+    ]);
     const exit = status.orders.recent.find((o) => o.system && o.side === 'S');
     expect(exit?.lifecycle.map((s) => s.type)).toContain('OrderFilled');
     expect(status.positions.find((p) => p.strategyId === 'flat')?.netQuantity).toBe(0);

@@ -1,0 +1,134 @@
+import { Subject } from 'rxjs';
+import { describe, expect, it, vi } from 'vitest';
+import type { BotStatus, ControlRecord } from '../../runtime/bot-controls.ts';
+import { dashboardApp } from './dashboard-app.ts';
+import { type DashboardControls, DashboardFeed } from './dashboard-feed.ts';
+
+const TOKEN = 'test-token-0123456789';
+
+const status = (at: number, realised = 0): BotStatus => ({
+  at,
+  mode: 'paper',
+  strategies: [],
+  positions: [],
+  totals: { realised, unrealised: 0 },
+  orders: { working: [], recent: [] },
+  marketData: { status: 'ok', staleTokens: [], rejectedTokens: [], quoteTokens: 0 },
+  killSwitch: { tripped: false, flattenOnKill: true },
+  controls: [],
+});
+
+const record = (action: ControlRecord['action'], who: string, outcome: ControlRecord['outcome']) =>
+  ({ at: 0, who, action, outcome, detail: '' }) satisfies ControlRecord;
+
+function setUp() {
+  const changes = new Subject<void>();
+  let now = Date.parse('2026-11-20T09:20:00+05:30');
+  const controls = {
+    changes$: changes.asObservable(),
+    status: vi.fn(() => status(now, 1_000)),
+    pauseStrategy: vi.fn((id: string, who: string) =>
+      record('pause', who, id === 'sma' ? 'done' : 'refused'),
+    ),
+    resumeStrategy: vi.fn((_id: string, who: string) => record('resume', who, 'done')),
+    squareOff: vi.fn(async (_t: number, who: string) => record('squareOff', who, 'done')),
+    squareOffAll: vi.fn(async (who: string) => record('squareOffAll', who, 'done')),
+    tripKillSwitch: vi.fn((who: string) => record('killSwitch', who, 'done')),
+    brokerPositions: vi.fn(async () => []),
+  } satisfies DashboardControls;
+  const feed = new DashboardFeed(controls);
+  const app = dashboardApp({
+    controls,
+    feed,
+    token: TOKEN,
+    extraRoutes: (a) => a.get('/metrics', (c) => c.text('tiqs_runner_up 1\n')),
+  });
+  const bearer = { authorization: `Bearer ${TOKEN}` };
+  const advance = (ms: number) => {
+    now += ms;
+  };
+  return { app, controls, feed, changes, bearer, advance };
+}
+
+describe('dashboard app', () => {
+  it('answers 401 to every request without the token, page and API alike', async () => {
+    const { app, controls } = setUp();
+    const wrong = { authorization: 'Bearer nope' };
+    for (const [method, path, headers] of [
+      ['GET', '/', {}],
+      ['GET', '/api/status', {}],
+      ['GET', '/api/events', wrong],
+      ['GET', '/metrics', {}],
+      ['GET', '/?token=nope', {}],
+      ['POST', '/api/square-off-all', wrong],
+      ['POST', '/api/kill-switch', { cookie: `tiqs_dashboard=${TOKEN}` }],
+    ] as const) {
+      const res = await app.request(path, { method, headers });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(await res.text()).not.toContain(TOKEN);
+    }
+    expect(controls.squareOffAll).not.toHaveBeenCalled();
+    expect(controls.tripKillSwitch).not.toHaveBeenCalled();
+  });
+
+  it('sets an HttpOnly SameSite=Strict cookie for /?token= and redirects to /', async () => {
+    const { app } = setUp();
+    const res = await app.request(`/?token=${TOKEN}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    // The cookie holds a digest, not the token.
+    expect(cookie).not.toContain(TOKEN);
+    const pair = cookie.split(';')[0] ?? '';
+    const page = await app.request('/', { headers: { cookie: pair } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Square off all');
+    expect(html).toContain('LightweightCharts');
+    const api = await app.request('/api/status', { headers: { cookie: pair } });
+    expect(((await api.json()) as BotStatus).totals.realised).toBe(1_000);
+  });
+
+  it('runs the controls for a bearer token, naming the dashboard as who asked', async () => {
+    const { app, controls, bearer } = setUp();
+    const post = (path: string, body?: string) =>
+      app.request(path, {
+        method: 'POST',
+        headers: bearer,
+        ...(body === undefined ? {} : { body }),
+      });
+    expect((await post('/api/square-off-all')).status).toBe(200);
+    expect(controls.squareOffAll).toHaveBeenCalledWith('dashboard');
+    expect((await post('/api/strategies/sma/pause')).status).toBe(200);
+    expect((await post('/api/strategies/nope/pause')).status).toBe(404);
+    expect((await post('/api/positions/3045/square-off', '{"product":"I"}')).status).toBe(200);
+    expect(controls.squareOff).toHaveBeenCalledWith(3045, 'dashboard', 'I');
+    expect((await post('/api/positions/3045/square-off', '{"product":"X"}')).status).toBe(400);
+    expect((await post('/api/positions/3045/square-off', '{')).status).toBe(400);
+    expect((await post('/api/kill-switch')).status).toBe(200);
+    expect(controls.tripKillSwitch).toHaveBeenCalledWith('dashboard');
+    expect((await app.request('/metrics', { headers: bearer })).status).toBe(200);
+  });
+
+  it('pushes a snapshot at once over SSE, with the PnL curve, and ends when the feed closes', async () => {
+    const { app, feed, changes, bearer, advance } = setUp();
+    advance(10_000);
+    // A change (a fill, a mark) makes a new snapshot at once: the throttle leads.
+    changes.next();
+    const res = await app.request('/api/events', { headers: bearer });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toMatch(/^event: status\n/m);
+    const data = JSON.parse(/^data: (.*)$/m.exec(first)?.[1] ?? '{}') as {
+      pnlCurve: { value: number }[];
+    };
+    expect(data.pnlCurve.map((p) => p.value)).toEqual([1_000, 1_000]);
+    feed.close();
+    let done = false;
+    for (let i = 0; i < 10 && !done; i++) done = (await reader.read()).done;
+    expect(done).toBe(true);
+  });
+});

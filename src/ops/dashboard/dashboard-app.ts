@@ -1,0 +1,103 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { type Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import { PRODUCTS } from '../../domain/order-params.ts';
+import { dashboardAuth } from './dashboard-auth.ts';
+import type { DashboardControls, DashboardFeed } from './dashboard-feed.ts';
+import { dashboardPage } from './dashboard-page.ts';
+
+/** What {@link dashboardApp} serves. */
+export interface DashboardAppOptions {
+  controls: DashboardControls;
+  feed: DashboardFeed;
+  /** The token every request must show. */
+  token: string;
+  /**
+   * More routes on the same app, behind the same token (e.g. `GET /metrics`): called
+   * after the dashboard's own routes are in place.
+   */
+  extraRoutes?: (app: Hono) => void;
+}
+
+const squareOffBody = z.object({ product: z.enum(PRODUCTS).optional() }).default({});
+
+/** The body as JSON; undefined when empty, and `null` (which no schema takes) when malformed. */
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Who asked, for the journal and the log: the dashboard and the caller's address. */
+function who(c: Context): string {
+  try {
+    const address = getConnInfo(c).remote.address;
+    return address === undefined ? 'dashboard' : `dashboard (${address})`;
+  } catch {
+    // `app.request` in tests has no socket.
+    return 'dashboard';
+  }
+}
+
+/**
+ * The dashboard's routes, all behind the token (see `dashboardAuth`):
+ *
+ * - `GET /` the page; `GET /api/status` one snapshot; `GET /api/events` snapshots pushed
+ *   as server-sent events (`event: status`); `GET /api/broker-positions` the broker's nets;
+ * - `POST /api/strategies/:id/pause|resume`, `POST /api/positions/:token/square-off`
+ *   (`{ product? }`), `POST /api/square-off-all`, `POST /api/kill-switch`: each answers
+ *   the control's record (outcome `done`, `unchanged` or `refused`; 404 when refused).
+ */
+export function dashboardApp(options: DashboardAppOptions): Hono {
+  const { controls, feed } = options;
+  const app = new Hono();
+  app.use('*', dashboardAuth(options.token));
+  app.get('/', (c) => c.html(dashboardPage()));
+  app.get('/api/status', (c) => c.json(feed.snapshot()));
+  app.get('/api/broker-positions', async (c) => c.json(await controls.brokerPositions()));
+  app.get('/api/events', (c) =>
+    streamSSE(c, async (stream) => {
+      let id = 0;
+      let writing = Promise.resolve();
+      await new Promise<void>((ended) => {
+        const sub = feed.snapshots$.subscribe({
+          next: (s) => {
+            const data = JSON.stringify(s);
+            writing = writing.then(() =>
+              stream.writeSSE({ event: 'status', data, id: String(id++) }),
+            );
+          },
+          complete: () => ended(),
+        });
+        stream.onAbort(() => {
+          sub.unsubscribe();
+          ended();
+        });
+      });
+      await writing;
+    }),
+  );
+  const answer = (c: Context, r: { outcome: string }) =>
+    c.json(r, r.outcome === 'refused' ? 404 : 200);
+  app.post('/api/strategies/:id/pause', (c) =>
+    answer(c, controls.pauseStrategy(c.req.param('id'), who(c))),
+  );
+  app.post('/api/strategies/:id/resume', (c) =>
+    answer(c, controls.resumeStrategy(c.req.param('id'), who(c))),
+  );
+  app.post('/api/positions/:token/square-off', async (c) => {
+    const token = Number(c.req.param('token'));
+    if (!Number.isInteger(token) || token <= 0) return c.json({ error: 'bad token' }, 400);
+    const body = squareOffBody.safeParse(parseJson(await c.req.text()));
+    if (!body.success) return c.json({ error: 'expected { product?: "I" | "C" | "M" }' }, 400);
+    return answer(c, await controls.squareOff(token, who(c), body.data.product));
+  });
+  app.post('/api/square-off-all', async (c) => answer(c, await controls.squareOffAll(who(c))));
+  app.post('/api/kill-switch', (c) => answer(c, controls.tripKillSwitch(who(c))));
+  options.extraRoutes?.(app);
+  return app;
+}
