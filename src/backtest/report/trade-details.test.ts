@@ -80,7 +80,7 @@ describe('tradeDetails', () => {
     expect(flat).toMatchObject({ mfe: 0, mae: 0 });
   });
 
-  it('counts a trade open at the end up to the end, as open at end', () => {
+  it('counts a trade open at the end up to the end, as ended by the end of data', () => {
     const end = T0 + 10 * MIN;
     const [d] = tradeDetails(
       [trip({ closedAt: undefined, exitPrice: 0 })],
@@ -90,6 +90,6 @@ describe('tradeDetails', () => {
       end,
     );
     // The bar after the (absent) exit counts: the trade was still open then (high 810.00).
-    expect(d).toMatchObject({ exitReason: 'open at end', durationMs: 10 * MIN, mfe: 10_000 });
+    expect(d).toMatchObject({ exitReason: 'end of data', durationMs: 10 * MIN, mfe: 10_000 });
   });
 });

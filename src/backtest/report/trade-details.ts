@@ -4,7 +4,7 @@ import type { PriceBars } from '../price-sampler.ts';
 import type { RoundTrip } from '../round-trips.ts';
 import type { FillRecord } from '../trade-ledger.ts';
 
-/** Why a round trip ended. */
+/** Why a round trip ended (`end of data`: still open at the end, marked at the last price). */
 export type ExitReason =
   | 'target'
   | 'stop'
@@ -14,7 +14,7 @@ export type ExitReason =
   | 'kill switch'
   | 'stop of the run'
   | 'strategy exit'
-  | 'open at end';
+  | 'end of data';
 
 /** A round trip with what a trader reads next: why it ended, how long, how far it went. */
 export interface TradeDetail extends RoundTrip {
@@ -118,7 +118,7 @@ export function tradeDetails(
     return {
       ...t,
       exitReason:
-        t.closedAt === undefined ? 'open at end' : exitReasonOf(exit?.intentId ?? '', squareOffIds),
+        t.closedAt === undefined ? 'end of data' : exitReasonOf(exit?.intentId ?? '', squareOffIds),
       exitIntentId: exit?.intentId,
       durationMs: (t.closedAt ?? end) - t.openedAt,
       mae: adverse * t.quantity,
