@@ -52,6 +52,7 @@ function result(missingData?: MissingData): BacktestResult {
     benchmarkToken: undefined,
     effectiveParams: { s: { note: '<b>' } },
     specParams: { s: {} },
+    dataKind: 'ticks',
     spec: { file: 'x.yaml', text: 'a: "</script><script>alert(1)</script>"' },
   } as unknown as BacktestResult;
 }
@@ -76,6 +77,12 @@ describe('reportHtml', () => {
     expect(html).toContain('INFY-EQ (1594)');
     expect(html).toContain('holds SBIN-EQ');
     expect(reportHtml(result())).not.toContain('id="missing-data"');
+  });
+
+  it('says what was replayed and how orders filled', () => {
+    expect(reportHtml(result())).toMatch(/id="fill-model">Data: a tick recording/);
+    const candles = { ...result(), dataKind: 'candles' } as BacktestResult;
+    expect(reportHtml(candles)).toMatch(/id="fill-model">Data: candles.*touched price/);
   });
 
   it('shows ₹ in Indian grouping and escapes the spec and params', () => {

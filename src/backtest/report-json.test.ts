@@ -42,6 +42,7 @@ function result(n: number): BacktestResult {
     benchmarkToken: 3045,
     effectiveParams: { sma: { fast: 3, slow: 8 } },
     specParams: { sma: { fast: 3 } },
+    dataKind: 'ticks',
     spec: { file: 'sma.yaml', text: 'backtest: {}' },
     strategies: { sma: 'stopped' },
     costModel: {},

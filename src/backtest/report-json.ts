@@ -63,6 +63,8 @@ export function* reportJsonParts(
     specParams: result.specParams,
     // The spec file as written, secret values masked.
     spec: result.spec,
+    // 'ticks' (fills against recorded depth) or 'candles' (the bar fill model).
+    dataKind: result.dataKind,
     summary: {
       ...result.summary,
       start: iso(result.summary.startMs),

@@ -153,7 +153,7 @@ export async function runBacktest(
     options.allowMissing === true,
   );
   // Prices (charts, MAE/MFE, benchmark), effective params and the spec, for the report.
-  const inputs = new ReportInputsCollector(spec, kernel, market);
+  const inputs = new ReportInputsCollector(spec, kernel, market, data.kind);
   logContext.symbolOf = (token) => kernel.instruments.byToken(token)?.symbol;
   try {
     subs.push(kernel.engine.events$.subscribe((e) => ledger.onEvent(e)));

@@ -74,6 +74,7 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
       expect(params).toContain(name);
     }
     expect(await page.locator('#spec-text').textContent()).toContain('orb.rangeMinutes');
+    expect(await page.locator('#fill-model').textContent()).toContain('a tick recording');
     expect(errors).toEqual([]);
     expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
     await page.close();

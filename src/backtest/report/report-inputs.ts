@@ -19,6 +19,8 @@ export interface ReportInputs {
   effectiveParams: Record<string, unknown>;
   /** Strategy id → the params the spec file writes (before a sweep point): the rest are defaults. */
   specParams: Record<string, Record<string, unknown>>;
+  /** What was replayed: a tick recording (fills against its depth) or candles (the bar fill model). */
+  dataKind: 'ticks' | 'candles';
   /** The spec file and its text as written, secrets masked (undefined if unreadable). */
   spec: { file: string; text: string | undefined };
 }
@@ -50,6 +52,7 @@ export class ReportInputsCollector {
     private readonly spec: BacktestSpec,
     private readonly kernel: Kernel,
     private readonly market: MarketFeed,
+    private readonly dataKind: 'ticks' | 'candles' = 'ticks',
   ) {
     this.sampler = new PriceSampler(market);
   }
@@ -104,6 +107,7 @@ export class ReportInputsCollector {
       specParams: redactParams(
         Object.fromEntries(this.spec.config.strategies.map((s) => [s.id, s.params])),
       ) as Record<string, Record<string, unknown>>,
+      dataKind: this.dataKind,
       spec: { file: this.spec.file, text: specText(this.spec.file) },
     };
   }

@@ -28,6 +28,10 @@ export function runSection(result: BacktestResult): string {
     }
   }
   const f = result.fillModel;
+  const data =
+    result.dataKind === 'candles'
+      ? 'Data: candles, replayed as quotes along each bar; limit and stop orders fill at the touched price, market orders at the next synthesised price plus slippage (docs/backtests.md).'
+      : 'Data: a tick recording; orders fill against its recorded quotes and depth.';
   const spec = result.spec;
   const text =
     spec.text === undefined
@@ -35,6 +39,6 @@ export function runSection(result: BacktestResult): string {
       : `<pre id="spec-text">${esc(spec.text)}</pre>`;
   return `<h2>Parameters</h2>
 ${table('params', ['Strategy', 'Param', 'Value', 'Set by'], rows)}
-<p>Fill model: latency ${f.latencyMs} ms, slippage ${f.slippageTicks} ticks. Money in rupees (Indian grouping); times in IST.</p>
+<p id="fill-model">${data} Fill model: latency ${f.latencyMs} ms, slippage ${f.slippageTicks} ticks. Money in rupees (Indian grouping); times in IST.</p>
 <details id="spec" open><summary>Spec: ${esc(spec.file)}</summary>${text}</details>`;
 }
