@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock.ts';
 import type { RetryOptions } from './backoff.ts';
 import type { Pacer } from './pacing/pacer.ts';
 import type { RateLimits } from './pacing/rate-limits.ts';
+import type { RequestObserver } from './request-observer.ts';
 import type { Credentials } from './tiqs-transport.ts';
 
 /** Options of `TiqsClient` (tiqs-client.ts); the client fills in every default. */
@@ -46,4 +47,6 @@ export interface TiqsClientOptions extends Credentials {
   fetch?: typeof fetch;
   /** Logger; no credential is ever logged. */
   logger?: Logger;
+  /** Told of every attempt's status and duration, and of retries (metrics). */
+  observer?: RequestObserver;
 }

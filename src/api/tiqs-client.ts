@@ -99,6 +99,7 @@ export class TiqsClient {
       random: options.random ?? Math.random,
       fetch: options.fetch,
       logger: options.logger,
+      observer: options.observer,
     });
   }
 

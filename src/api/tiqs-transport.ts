@@ -9,6 +9,7 @@ import { TiqsError } from './errors/tiqs-error.ts';
 import { type Call, interpretAnswer, transportFailure } from './interpret-answer.ts';
 import type { Pacer } from './pacing/pacer.ts';
 import { requestDeadline } from './request-deadline.ts';
+import type { RequestObserver } from './request-observer.ts';
 
 /** The two request headers that authenticate every call. */
 export interface Credentials {
@@ -35,6 +36,8 @@ export interface TiqsTransportOptions {
   random: () => number;
   fetch: typeof fetch | undefined;
   logger: Logger | undefined;
+  /** Told of every attempt's outcome and duration (metrics); none: nothing is timed. */
+  observer?: RequestObserver | undefined;
 }
 
 /**
@@ -93,6 +96,7 @@ export class TiqsTransport {
             ? 'throttled (HTTP 429, not accepted); resending unchanged after backoff'
             : 'request failed; retrying',
         );
+        this.options.observer?.retried(call.operation);
         await sleep(clock, delay, call.signal);
       }
     }
@@ -131,7 +135,8 @@ export class TiqsTransport {
   private async attempt<T>(call: Call<T>): Promise<T> {
     const { operation } = call;
     const { baseUrl, timeoutClock, timeoutMs, clock, retryAfterMaxMs, logger } = this.options;
-    const fetchImpl = this.options.fetch;
+    const { fetch: fetchImpl, observer } = this.options;
+    const started = observer === undefined ? 0 : performance.now();
     // One deadline over the whole exchange: ky's own time-out stops at the headers.
     const deadline = requestDeadline(timeoutClock, timeoutMs, call.signal);
     let response: Response | undefined;
@@ -156,6 +161,7 @@ export class TiqsTransport {
       // lost track of the signal (see readBody).
       text = await readBody(response, deadline.signal);
     } catch (err) {
+      observer?.answered(operation, response?.status ?? 0, (performance.now() - started) / 1_000);
       throw transportFailure(call, err, {
         expired: deadline.expired,
         timeoutMs,
@@ -165,6 +171,7 @@ export class TiqsTransport {
       deadline.dispose();
     }
     logger?.debug({ operation, status: response.status }, 'response');
+    observer?.answered(operation, response.status, (performance.now() - started) / 1_000);
     return interpretAnswer(call, response, text, {
       now: clock.now(),
       retryAfterMaxMs,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instrumentsConfigSchema } from './instruments-config-schema.ts';
+import { metricsConfigSchema } from './metrics-config-schema.ts';
 import { notifyConfigSchema } from './notify-config-schema.ts';
 
 // Every object is strict: an unknown key (a typo such as `dailyMaxLos`) is an error,

@@ -5,6 +5,7 @@ import type { Clock } from '../clock/clock.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { Paise } from '../domain/money.ts';
 import type { Broker } from './broker.ts';
+import type { ExecutionObserver } from './execution-observer.ts';
 import type { Journal } from './journal.ts';
 import type { PositionBook } from './position-book.ts';
 import type { RiskQuote } from './risk/risk-gate.ts';
@@ -55,6 +56,8 @@ export interface ExecutionEngineOptions {
    * returns and lets reconciliation finish in the background. Default 5 000 ms.
    */
   recoverWaitMs?: number;
+  /** Told of each placement's stage times (metrics); none: nothing is timed. */
+  observer?: ExecutionObserver;
 }
 
 /** Options of {@link ExecutionEngine.shutdown}. */

@@ -49,7 +49,9 @@ export class Placements {
     reuse?: TrackedOrder,
     system = false,
   ): Promise<void> {
-    const { clock } = this.core.options;
+    const { clock, observer } = this.core.options;
+    // Stage times only for metrics: no clock read on the path without an observer.
+    const enteredAt = observer === undefined ? 0 : performance.now();
     let again = reuse;
     const existing = this.core.tracker.byIntent(intent.strategyId, intent.id);
     // An order the service refused for an expired session was never placed: after the
@@ -123,6 +125,7 @@ export class Placements {
         { intentId: intent.id, notes: verdict.notes },
         'intent adjusted by risk',
       );
+    const checkedAt = observer === undefined ? 0 : performance.now();
     const checked = { ...verdict.intent, strategyId: intent.strategyId };
     const tag = this.newTag(intent.strategyId);
     const request = toPlaceRequest(checked, tag, amo);
@@ -165,13 +168,20 @@ export class Placements {
       this.core.tracker.rekey(oldTag, order);
       this.core.submitted([superseded, order], submitted);
     }
+    let sentAt = 0;
+    if (observer !== undefined) {
+      sentAt = performance.now();
+      observer.placementSent(enteredAt, checkedAt, sentAt);
+    }
     try {
       const result = await this.core.options.broker.placeOrder(order.variety, request);
+      observer?.placementAnswered(sentAt, performance.now());
       // A poll may have seen the order (and its final state) before this answer.
       order.orderId ??= result.orderNo;
       if (order.status === 'submitting' || order.status === 'unknown') order.status = 'pending';
       this.core.persist(order);
     } catch (err) {
+      observer?.placementAnswered(sentAt, performance.now());
       if (err instanceof OutcomeUnknownError) {
         if (order.status === 'submitting') {
           order.status = 'unknown';

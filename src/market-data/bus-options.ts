@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock/clock.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { QuoteSource } from './quote-source.ts';
+import type { TickObserver } from './tick-observer.ts';
 
 // Options, subscription options and counters of the market-data bus, with the checks its
 // options go through: kept apart so the facade holds only the wiring.
@@ -52,6 +53,8 @@ export interface MarketDataBusOptions {
   readonly requestTimeoutMs?: number;
   /** With no known next session, look at the calendar again after this long. Default 1 h. */
   readonly closedRecheckMs?: number;
+  /** Told around each published answer of quotes (metrics: where a tick starts). */
+  readonly tickObserver?: TickObserver;
 }
 
 /**

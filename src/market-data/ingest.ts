@@ -5,6 +5,7 @@ import type { PollBatch } from './poll-plan.ts';
 import { publishGreeks } from './publish-greeks.ts';
 import { publishQuote } from './publish-quote.ts';
 import type { TokenDemand } from './quote-demand.ts';
+import type { TickObserver } from './tick-observer.ts';
 
 /**
  * Puts an answer of the quote or greeks operation into the cache of the subscribed
@@ -20,16 +21,22 @@ export class Ingest {
   constructor(
     private readonly demand: TokenDemand,
     private readonly health: HealthTracker,
+    private readonly observer?: TickObserver,
   ) {}
 
   /** Quotes of `batch`, asked for in the batch's mode. */
   quotes(batch: PollBatch, data: readonly Quote[], receivedAt: number): void {
     const mode = batch.mode ?? 'ltp';
-    for (const quote of data) {
-      const state = this.demand.quoteTokens.get(quote.token);
-      if (state === undefined) continue;
-      this.health.fresh(quote.token, receivedAt);
-      publishQuote(state.channels, mode, quote, receivedAt);
+    this.observer?.ticksIn();
+    try {
+      for (const quote of data) {
+        const state = this.demand.quoteTokens.get(quote.token);
+        if (state === undefined) continue;
+        this.health.fresh(quote.token, receivedAt);
+        publishQuote(state.channels, mode, quote, receivedAt);
+      }
+    } finally {
+      this.observer?.ticksOut();
     }
   }
 

@@ -156,7 +156,7 @@ export class MarketDataBus implements MarketFeed {
       demand: this.demand,
       planner: this.planner,
       gate: new GateWatch(sessions, warmupMs, logger),
-      ingest: new Ingest(this.demand, health),
+      ingest: new Ingest(this.demand, health, options.tickObserver),
       failures: this.failures,
       isolator,
       budget,

@@ -50,5 +50,6 @@ export function engineOverParts(
     risk: riskLimitsOf(config),
     // Intraday entries stop when the framework starts squaring intraday positions off.
     squareOffMinutesBeforeClose: config.execution.squareOffMinutesBeforeClose,
+    ...(parts.observer === undefined ? {} : { observer: parts.observer }),
   });
 }

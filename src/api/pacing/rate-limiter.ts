@@ -74,6 +74,17 @@ export class RateLimiter {
     });
   }
 
+  /** Share of the fullest window in use now, 0 to 1 (the request budget's gauge). */
+  usage(): number {
+    const now = this.clock.now();
+    this.trim(now);
+    let share = 0;
+    for (const w of this.windows) {
+      share = Math.max(share, this.countSince(now - w.intervalMs) / w.limit);
+    }
+    return Math.min(1, share);
+  }
+
   /** Milliseconds until one more call would be admitted (0 = now). */
   delayUntilFree(): number {
     const now = this.clock.now();

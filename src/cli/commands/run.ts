@@ -3,6 +3,8 @@ import { Command } from 'commander';
 import { createLogger } from '../../logging/create-logger.ts';
 import type { LogContext } from '../../logging/log-context.ts';
 import { serveDashboard } from '../../ops/dashboard/serve-dashboard.ts';
+import { metricsRoutes } from '../../ops/metrics/metrics-server.ts';
+import { countDroppedAlerts, metricsFor, serveMetrics } from '../../ops/metrics/start-metrics.ts';
 import { startAlerts } from '../../ops/notify/start-alerts.ts';
 import { BotControls } from '../../runtime/bot-controls.ts';
 import { CredentialReload } from '../../runtime/credential-reload.ts';
@@ -40,8 +42,15 @@ export function runCommand(): Command {
         context: logContext,
       });
       let kernel: Kernel;
+      // Prometheus metrics (docs/operations.md "Metrics"): timings need the observer from the start.
+      const metrics = metricsFor(config);
       try {
-        kernel = await Kernel.create({ config, configFile: opts.config, logger });
+        kernel = await Kernel.create({
+          config,
+          configFile: opts.config,
+          logger,
+          ...(metrics === undefined ? {} : { observer: metrics.observer }),
+        });
       } catch (err) {
         if (err instanceof StrategyLoadError) {
           process.stderr.write(`${err.message}\n`);
@@ -56,9 +65,18 @@ export function runCommand(): Command {
       // The operators' controls (dashboard, Telegram), made before start to see every order.
       const controls = BotControls.of(kernel, logger);
       // The live dashboard (docs/operations.md "Dashboard"), when configured.
-      const dashboard = await serveDashboard({ controls, config, logger });
+      metrics?.attach(kernel);
+      // `GET /metrics` behind the dashboard's token too, when it is on.
+      const dashboard = await serveDashboard({
+        controls,
+        config,
+        logger,
+        ...(metrics === undefined ? {} : { extraRoutes: metricsRoutes(metrics) }),
+      });
+      const metricsServer = await serveMetrics(metrics, config, logger);
       // Alerts (notify.webhook, notify.telegram), when configured: they only queue.
       const notifier = startAlerts(kernel, config, logger);
+      if (notifier !== undefined) countDroppedAlerts(metrics, notifier);
       const budgetMs = config.execution.shutdownTimeoutMs;
       let stopping = false;
       let finished = false;
@@ -129,6 +147,8 @@ export function runCommand(): Command {
       reload.close();
       controls.close();
       await dashboard?.close();
+      metrics?.close();
+      await metricsServer?.close();
       process.exitCode = exitCode;
     });
 }

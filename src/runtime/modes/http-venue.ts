@@ -76,7 +76,9 @@ export async function connectHttpVenue(input: ModeInput): Promise<HttpVenue> {
       throttleRetryDeadlineMs: config.broker.throttleRetryDeadlineMs,
       logger: log('api'),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
     };
+    options.observer?.pacing(pacer);
     const client = new TiqsClient(clientOptions);
     // The bus backs off and retries on its own schedule and budget; its client must not
     // retry underneath it.
@@ -108,6 +110,7 @@ export async function connectHttpVenue(input: ModeInput): Promise<HttpVenue> {
       client,
       sessions,
       stateDir,
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
       setCredentials: (credentials) => {
         client.setCredentials(credentials);
         // The bus hands them to its own client.

@@ -5,11 +5,13 @@ import type { Clock } from '../../clock/clock.ts';
 import type { RunnerConfig } from '../../config/config-schema.ts';
 import type { Instrument } from '../../domain/intents.ts';
 import type { Broker } from '../../execution/broker.ts';
+import type { ExecutionObserver } from '../../execution/execution-observer.ts';
 import type { Journal } from '../../execution/journal.ts';
 import type { CandleHistory } from '../../market-data/candles/candle-history.ts';
 import type { MarketFeed } from '../../market-data/market-feed.ts';
 import type { MarketSource } from '../../market-data/market-source.ts';
 import type { Recorder } from '../../recording/recorder.ts';
+import type { RuntimeObserver } from '../runtime-observer.ts';
 
 /** Options of `Kernel.create`: what the caller says; the mode is resolved from them. */
 export interface KernelOptions {
@@ -46,6 +48,8 @@ export interface KernelOptions {
   recordTo?: string;
   /** Fetch implementation for the HTTP client (tests count requests in flight). */
   fetch?: typeof fetch;
+  /** Metrics: told of requests, quote answers and placement stages (see `RuntimeObserver`). */
+  observer?: RuntimeObserver;
 }
 
 /** What a mode module is given: the caller's options and where the project lives. */
@@ -85,4 +89,6 @@ export interface ModeParts {
   setCredentials(credentials: Credentials): void;
   /** Closes what the mode started (the paper venue's feeds, an embedded simulator). */
   close(): Promise<void>;
+  /** The engine's placement-stage observer (metrics), when the caller gave one. */
+  observer?: ExecutionObserver;
 }

@@ -85,6 +85,7 @@ export function busOver(
     rejectedRetryMs: md.rejectedRetrySeconds * 1_000,
     // The same jitter margin as the client's pacer: the bus never makes it queue.
     jitterMarginMs: config.broker.pacingMarginMs,
+    ...(input.options.observer === undefined ? {} : { tickObserver: input.options.observer }),
   });
 }
 

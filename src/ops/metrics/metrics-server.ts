@@ -1,0 +1,71 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import type { Logger } from 'pino';
+import type { MetricsConfig } from '../../config/metrics-config-schema.ts';
+import type { BotMetrics } from './bot-metrics.ts';
+
+/**
+ * Adds `GET /metrics` (Prometheus text format) to `app`: the dashboard's `extraRoutes`,
+ * behind its token, or the app of {@link startMetricsServer}.
+ *
+ * @example
+ * ```ts
+ * await startDashboard({ controls, config, logger, extraRoutes: metricsRoutes(metrics) });
+ * ```
+ */
+export function metricsRoutes(metrics: BotMetrics): (app: Hono) => void {
+  return (app) => {
+    app.get('/metrics', async (c) => {
+      const body = await metrics.text();
+      return c.body(body, 200, { 'Content-Type': metrics.contentType });
+    });
+  };
+}
+
+/** Metrics being served on a port of their own. */
+export interface RunningMetricsServer {
+  /** `http://host:port` (the scrape path is `/metrics`). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `GET /metrics` on `config.host:port` (loopback by default), for a bot without
+ * the dashboard; with `config.token`, a scrape without `Authorization: Bearer <token>` is
+ * answered 401. Resolves once listening; rejects when the port cannot be bound.
+ */
+export async function startMetricsServer(
+  metrics: BotMetrics,
+  config: MetricsConfig,
+  logger: Logger,
+): Promise<RunningMetricsServer> {
+  const app = new Hono();
+  // bearerAuth compares in constant time; the token never reaches a log line.
+  if (config.token !== undefined) app.use('*', bearerAuth({ token: config.token }));
+  metricsRoutes(metrics)(app);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+  try {
+    await new Promise<void>((listening, failed) => {
+      server.once('listening', listening);
+      server.once('error', failed);
+    });
+  } catch (err) {
+    throw new Error(`metrics: cannot listen on ${config.host}:${config.port}`, { cause: err });
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  logger
+    .child({ component: 'metrics' })
+    .info({ url: `${url}/metrics`, token: config.token !== undefined }, 'metrics listening');
+  return {
+    url,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.close(() => closed());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
+}
