@@ -14,7 +14,7 @@ const LOG_SIZE = 200;
 export type ControlAction = 'pause' | 'resume' | 'squareOff' | 'squareOffAll' | 'killSwitch';
 
 /** How a control ended: `done`, `unchanged` (already so) or `refused` (e.g. an unknown strategy). */
-export type ControlOutcome = 'done' | 'unchanged' | 'refused';
+type ControlOutcome = 'done' | 'unchanged' | 'refused';
 
 /** One control as the journal keeps it. */
 export interface ControlRecord {

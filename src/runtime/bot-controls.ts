@@ -15,7 +15,7 @@ import type { Kernel } from './kernel.ts';
 
 export type { BrokerNet } from './bot-controls-broker.ts';
 export type { ControlAction, ControlRecord } from './bot-controls-state.ts';
-export type { BotStatus, OrderView, StrategyView } from './bot-controls-status.ts';
+export type { BotStatus } from './bot-controls-status.ts';
 
 /** Recent (finished) orders the status lists. */
 const RECENT_ORDERS = 50;

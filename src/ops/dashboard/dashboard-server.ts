@@ -7,7 +7,7 @@ import { dashboardApp } from './dashboard-app.ts';
 import { type DashboardControls, DashboardFeed } from './dashboard-feed.ts';
 
 /** The `dashboard` block of a config. */
-export interface DashboardConfig {
+interface DashboardConfig {
   port: number;
   host: string;
   /** Empty: a random token is made for this run. */
