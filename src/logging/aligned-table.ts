@@ -11,8 +11,6 @@ export interface AlignedTableOptions {
   indent?: string;
   /** Spaces between columns; default 2. */
   gap?: number;
-  /** Leave out the header line. */
-  noHeader?: boolean;
 }
 
 /** Characters a terminal draws for a cell (₹ and the ASCII the tables use are one wide each). */
@@ -39,7 +37,7 @@ export function alignedTable(
   rows: readonly (readonly string[])[],
   options: AlignedTableOptions = {},
 ): string {
-  const lines = options.noHeader === true ? rows : [columns.map((c) => c.header), ...rows];
+  const lines = [columns.map((c) => c.header), ...rows];
   const widths = columns.map((_, i) => Math.max(0, ...lines.map((r) => widthOf(r[i] ?? ''))));
   const gap = ' '.repeat(options.gap ?? 2);
   const indent = options.indent ?? '';

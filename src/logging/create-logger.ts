@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { toIstIso } from '../domain/ist.ts';
+import { withIsoTimes } from './iso-times.ts';
 import type { LogContext, LogSink } from './log-context.ts';
 import { PrettyLines } from './pretty-lines.ts';
 
@@ -48,7 +49,8 @@ export interface CreateLoggerOptions {
  * The root logger: pino, with credentials redacted; JSON for machines, one readable line
  * per event for people (see {@link PrettyLines}), formatted in-process so that a
  * backtest's lines carry its virtual time. With a `context`, every line carries
- * `marketTime` from the bot's clock (which wins over a field of that name in the call).
+ * `marketTime` from the bot's clock (which wins over a field of that name in the call), and
+ * each epoch-ms instant field (`at`, `placedAt`, an event's `at`) gets an `…Iso` twin in IST.
  * Make one child per component (`logger.child({ component: 'bus' })`) and per strategy.
  *
  * @example
@@ -70,6 +72,8 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
           mixin: () => (context.now === undefined ? {} : { marketTime: toIstIso(context.now()) }),
           // The clock's time wins: one `marketTime`, in IST, whoever logs.
           mixinMergeStrategy: (merge: object, mixin: object) => ({ ...merge, ...mixin }),
+          // Epoch-ms instants (`at`, `event.at`) also in ISO IST, beside the numbers.
+          formatters: { log: withIsoTimes },
         }),
   };
   const format = options.format ?? 'auto';

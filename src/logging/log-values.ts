@@ -1,4 +1,6 @@
+import { toIstIso } from '../domain/ist.ts';
 import { formatInr } from '../domain/money.ts';
+import { isInstantField } from './iso-times.ts';
 
 /**
  * Field names that hold paise wherever the framework logs them (events, quotes, positions,
@@ -28,8 +30,8 @@ const PAISE_FIELDS = new Set([
   'strike',
 ]);
 
-/** Rupees already written as text (`formatRupees`: "801.90", "-487.35"). */
-const RUPEE_TEXT = /^-?\d+(\.\d{1,2})?$/;
+/** Rupees already written as text (`formatRupees`: "801.90", "-487.35"; or "₹801.90", "-₹487.35"). */
+const RUPEE_TEXT = /^-?₹?\d+(\.\d{1,2})?$/;
 
 /** Fields every line shows elsewhere (time, level, who) or that only machines want. */
 const HIDDEN = new Set([
@@ -65,11 +67,14 @@ function showValue(key: string, value: unknown, symbolOf: SymbolOf, depth = 0): 
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return String(value);
     if (money) return rupees(value);
+    // An epoch-ms instant (`at`, `placedAt`): the line's own day, so the IST time of day.
+    if (isInstantField(key, value)) return `${toIstIso(value).slice(11, 23)} IST`;
     if (key === 'token' && Number.isInteger(value)) return symbolOf(value) ?? String(value);
     return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
   }
   if (typeof value === 'string') {
-    if (money && RUPEE_TEXT.test(value)) return rupees(Math.round(Number(value) * 100));
+    if (money && RUPEE_TEXT.test(value))
+      return rupees(Math.round(Number(value.replace('₹', '')) * 100));
     return /\s/.test(value) ? JSON.stringify(value) : value;
   }
   if (value === null || typeof value !== 'object' || depth > 2) return String(value);
@@ -105,6 +110,16 @@ export function compactFields(record: Record<string, unknown>, symbolOf: SymbolO
   for (const [key, value] of Object.entries(record)) {
     // A field that repeats the message (a warning's `note`) is said once.
     if (HIDDEN.has(key) || value === undefined || value === record.msg) continue;
+    // The ISO twin of an instant (JSON's `atIso`): the line shows the instant itself.
+    if (key.endsWith('Iso') && key.slice(0, -3) in record) continue;
+    // A token beside its symbol says nothing more.
+    if (
+      key === 'token' &&
+      typeof value === 'number' &&
+      typeof record.symbol === 'string' &&
+      record.symbol === symbolOf(value)
+    )
+      continue;
     let text = key === 'err' ? showError(value) : showValue(key, value, symbolOf);
     if (text.length > MAX_VALUE) text = `${text.slice(0, MAX_VALUE - 1)}…`;
     out.push(`${key}=${text}`);

@@ -182,21 +182,23 @@ describe('PrettyLines', () => {
   it('shows money written as rupee text with ₹, and a price map by token by symbol', () => {
     const summary = {
       component: 'summary',
-      msg: 'market summary',
+      // Not the periodic summary's own messages: those print as a table (summary-lines.test.ts).
+      msg: 'prices',
       ltp: { 3045: '801.90', 7: '1.5' },
     };
     expect(line(summary, INFO, { 3045: 'SBIN-EQ' })).toBe(
-      '09:31:02 IST  summary  market summary  ltp={7: ₹1.50, SBIN-EQ: ₹801.90}\n',
+      '09:31:02 IST  summary  prices  ltp={7: ₹1.50, SBIN-EQ: ₹801.90}\n',
     );
     const pnl = {
       strategy: 'sma',
-      msg: 'strategy PnL (₹)',
+      msg: 'day PnL',
       realised: '-487.35',
       unrealised: '123456.00',
+      averagePrice: '₹1399.05',
       openPositions: 0,
     };
     expect(line(pnl)).toBe(
-      '09:31:02 IST  sma  strategy PnL (₹)  realised=-₹487.35 unrealised=₹1,23,456.00 openPositions=0\n',
+      '09:31:02 IST  sma  day PnL  realised=-₹487.35 unrealised=₹1,23,456.00 averagePrice=₹1,399.05 openPositions=0\n',
     );
   });
 

@@ -2,6 +2,7 @@ import { IST_OFFSET_MS } from '../domain/ist.ts';
 import type { LogContext } from './log-context.ts';
 import { compactFields, type SymbolOf } from './log-values.ts';
 import { isOrderEvent, isRoutineOrderEvent, orderLine } from './order-line.ts';
+import { SUMMARY_MESSAGES, SummaryLines } from './summary-lines.ts';
 
 /** pino's level numbers. */
 const DEBUG = 20;
@@ -34,6 +35,7 @@ export interface PrettyLinesOptions {
  * the market's (`marketTime`, from the kernel's clock: simulated in a backtest), in IST;
  * a new IST day starts with a line naming the date. Order events read as trades, other
  * records as their message and compact fields (paise fields in rupees, tokens as symbols).
+ * The periodic summary reads as a compact table ({@link SummaryLines}).
  * Warnings and errors carry their level. Routine records (intents, plots, the steps of an
  * order before its outcome) are left out unless the level is debug. Records arrive
  * already redacted: pino censors before it serialises.
@@ -47,6 +49,8 @@ export interface PrettyLinesOptions {
  */
 export class PrettyLines {
   private day: string | undefined;
+  /** The periodic summary's records, as a compact table. */
+  private readonly summary = new SummaryLines();
 
   constructor(private readonly options: PrettyLinesOptions) {}
 
@@ -68,9 +72,17 @@ export class PrettyLines {
       this.day = date;
       head = `── ${date} ${WEEKDAYS[new Date(at + IST_OFFSET_MS).getUTCDay()]} IST ──\n`;
     }
+    const time = `${shifted.slice(11, 19)} IST  `;
+    if (level < WARN && SummaryLines.handles(record)) {
+      const symbolOf: SymbolOf = (token) => this.options.context?.symbolOf?.(token);
+      return record.msg === SUMMARY_MESSAGES.market
+        ? `${head}${this.summary.market(record, time, symbolOf)}`
+        : `${head}${this.summary.pnl(record)}`;
+    }
+    this.summary.interrupt();
     const who = String(record.strategy ?? record.component ?? '-');
     const label = level >= WARN || level <= DEBUG ? `${LABELS[level] ?? level}  ` : '';
-    return `${head}${shifted.slice(11, 19)} IST  ${who}  ${label}${this.body(record)}\n`;
+    return `${head}${time}${who}  ${label}${this.body(record)}\n`;
   }
 
   private routine(record: Record<string, unknown>): boolean {
