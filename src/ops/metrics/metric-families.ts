@@ -8,7 +8,7 @@ const PATH_BUCKETS = [
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** The placement stages, one histogram each. */
-export type Stage = 'strategy' | 'risk' | 'journal' | 'send';
+type Stage = 'strategy' | 'risk' | 'journal' | 'send';
 
 /** Every metric a bot exports (issue 16 §4); names start with `tiqs_runner_`. */
 export interface MetricFamilies {
