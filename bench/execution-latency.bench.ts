@@ -13,7 +13,9 @@
  * repetition and p50 overhead (all repetitions' samples) <= 0.1 ms; exits 1 otherwise.
  *
  * Run: npm run bench -- execution-latency
- * Env: BENCH_REPS, BENCH_TICKS, BENCH_JOURNAL=memory (no SQLite), BENCH_POLL_EVERY.
+ * Env: BENCH_REPS, BENCH_TICKS, BENCH_JOURNAL=memory (no SQLite), BENCH_POLL_EVERY,
+ * BENCH_METRICS=1 (the Prometheus observer on the client, the bus and the engine, as `run`
+ * wires it when metrics are served).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { firstValueFrom, map, Subject } from 'rxjs';
 import { TiqsClient } from '../src/api/tiqs-client.ts';
 import { VirtualClock } from '../src/clock/virtual-clock.ts';
@@ -31,12 +34,15 @@ import { SqliteJournal } from '../src/execution/sqlite-journal.ts';
 import { toPlaceRequest } from '../src/execution/wire-order.ts';
 import { MarketDataBus } from '../src/market-data/market-data-bus.ts';
 import { fakeQuoteSource } from '../src/market-data/testing/fake-quote-source.ts';
+import { metricFamilies } from '../src/ops/metrics/metric-families.ts';
+import { MetricsObserver } from '../src/ops/metrics/metrics-observer.ts';
 
 const REPS = Number(process.env.BENCH_REPS ?? 10);
 const TICKS = Number(process.env.BENCH_TICKS ?? 1_000);
 const WARMUP = Math.min(200, Math.floor(TICKS / 5));
 const POLL_EVERY = Number(process.env.BENCH_POLL_EVERY ?? 100);
 const PRIOR_ORDERS = 1_000;
+const METRICS = process.env.BENCH_METRICS === '1';
 const P99_TARGET_MS = 1;
 const P50_TARGET_MS = 0.1;
 const logger = pino({ level: 'silent' });
@@ -125,7 +131,9 @@ interface Rep {
 async function repetition(rep: number): Promise<Rep> {
   const sim = await startSim();
   const clock = new VirtualClock(Date.parse('2026-11-20T04:00:00Z'));
+  const observer = METRICS ? new MetricsObserver(metricFamilies(new Registry())) : undefined;
   const client = new TiqsClient({
+    ...(observer === undefined ? {} : { observer }),
     baseUrl: sim.url,
     appId: 'sim-app',
     token: 'sim-token',
@@ -140,7 +148,13 @@ async function repetition(rep: number): Promise<Rep> {
     ltp: (_token, at) => 80_000 + (Math.floor(at / 1_000) % 50) * 5,
     record: false,
   });
-  const bus = new MarketDataBus({ source, clock, logger, intervalMs: 1_000 });
+  const bus = new MarketDataBus({
+    source,
+    clock,
+    logger,
+    intervalMs: 1_000,
+    ...(observer === undefined ? {} : { tickObserver: observer }),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'tr-bench-'));
   const journal: Journal =
     process.env.BENCH_JOURNAL === 'memory'
@@ -153,6 +167,7 @@ async function repetition(rep: number): Promise<Rep> {
     logger,
     sessions: { isOpen: () => true, nextOpen: () => undefined, nextClose: () => undefined },
     risk: { maxOpenOrders: 1e9, maxOrdersPerDay: 1e9, maxPositionPerInstrument: 1e9 },
+    ...(observer === undefined ? {} : { observer }),
   });
   let tick = 0;
   const done = new Subject<void>();
@@ -212,7 +227,7 @@ async function repetition(rep: number): Promise<Rep> {
 }
 
 console.log(
-  `${REPS} repetitions x ${TICKS} ticks (after ${WARMUP} warm-up), each on a fresh simulator with ${PRIOR_ORDERS} orders already in the day's book; baseline and framework interleaved; journal: ${process.env.BENCH_JOURNAL === 'memory' ? 'memory' : 'SQLite'}`,
+  `${REPS} repetitions x ${TICKS} ticks (after ${WARMUP} warm-up), each on a fresh simulator with ${PRIOR_ORDERS} orders already in the day's book; baseline and framework interleaved; journal: ${process.env.BENCH_JOURNAL === 'memory' ? 'memory' : 'SQLite'}; metrics: ${METRICS ? 'on' : 'off'}`,
 );
 const reps: Rep[] = [];
 const rows: Record<string, string | number>[] = [];
