@@ -39,7 +39,7 @@ beforeAll(() => {
 afterAll(() => world.dispose());
 
 describe('e2e: Prometheus metrics of a running paper bot', { timeout: 90_000 }, () => {
-  it('serves /metrics on metrics.port behind its token, with the names, types and labels after a fill', async () => {
+  it('serves /metrics on metrics.port and on the dashboard behind their tokens, with the names, types and labels after a fill', async () => {
     // A paper bot on the embedded simulator, metrics on a free port of their own.
     const config = world.writeConfig({
       mode: 'paper',
@@ -57,6 +57,7 @@ describe('e2e: Prometheus metrics of a running paper bot', { timeout: 90_000 }, 
       execution: { trackIntervalMs: 500 },
       state: { dir: world.stateDir },
       metrics: { port: 0, token: 'scrape-secret' },
+      dashboard: { port: 0, token: 'dashboard-secret' },
       logging: { level: 'info', format: 'json', summaryIntervalSeconds: 0 },
     });
     const bot = await world.startBot(config);
@@ -131,6 +132,24 @@ describe('e2e: Prometheus metrics of a running paper bot', { timeout: 90_000 }, 
       one('tiqs_runner_quote_staleness_seconds', { token: '3045', symbol: 'SBIN-EQ' }),
     ).toBeDefined();
     expect(one('tiqs_runner_request_budget_in_use_ratio', { class: 'quote' })).toBeDefined();
+
+    // The dashboard serves the same metrics behind its own token.
+    const dashboard = await waitForLog(
+      bot,
+      (l) => l.msg === 'dashboard listening',
+      1,
+      10_000,
+      'dashboard',
+    );
+    const onDashboard = `${String(dashboard.url)}/metrics`;
+    expect((await fetch(onDashboard)).status).toBe(401);
+    const viaDashboard = await fetch(onDashboard, {
+      headers: { authorization: 'Bearer dashboard-secret' },
+    });
+    expect(viaDashboard.status).toBe(200);
+    expect(parseExposition(await viaDashboard.text()).types.get('tiqs_runner_orders_total')).toBe(
+      'counter',
+    );
 
     bot.signal('SIGTERM');
     expect((await waitForExit(bot, 20_000)).code).toBe(0);
