@@ -10,8 +10,12 @@ export interface LifecycleStep {
   type: OrderEvent['type'];
   /** Market time, epoch ms. */
   at: number;
-  /** Fill quantity and price (paise) of a fill; the reason of a rejection. */
-  detail?: string;
+  /** A fill's quantity. */
+  quantity?: number;
+  /** A fill's price, paise. */
+  price?: number;
+  /** Why it was rejected. */
+  reason?: string;
 }
 
 /** One order as the status shows it; prices in paise. */
@@ -96,8 +100,10 @@ export function orderView(o: TrackedOrder, lifecycle: readonly LifecycleStep[]):
 /** The step an order event adds to its order's lifecycle. */
 export function lifecycleStep(e: OrderEvent): LifecycleStep {
   const step: LifecycleStep = { type: e.type, at: e.at };
-  if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled')
-    step.detail = `${e.fillQuantity} @ ${e.fillPrice}`;
-  if (e.type === 'OrderRejected') step.detail = e.reason;
+  if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
+    step.quantity = e.fillQuantity;
+    step.price = e.fillPrice;
+  }
+  if (e.type === 'OrderRejected') step.reason = e.reason;
   return step;
 }

@@ -101,6 +101,8 @@ describe('BotControls over a paper kernel', () => {
     ]);
     const exit = status.orders.recent.find((o) => o.system && o.side === 'S');
     expect(exit?.lifecycle.map((s) => s.type)).toContain('OrderFilled');
+    const fill = exit?.lifecycle.find((s) => s.type === 'OrderFilled');
+    expect(fill).toMatchObject({ quantity: 10, price: expect.any(Number) });
     expect(status.positions.find((p) => p.strategyId === 'flat')?.netQuantity).toBe(0);
     expect(changes()).toBeGreaterThan(seen);
     expect(journalled().at(-1)).toMatchObject({ who: 'tester', action: 'squareOffAll' });

@@ -36,7 +36,8 @@ export const dashboardScript = `
   function orderRows(orders) {
     return orders.map(function (o) {
       var steps = o.lifecycle.map(function (s) {
-        return time(s.at) + ' ' + s.type.replace(/^Order/, '') + (s.detail ? ' ' + s.detail : '');
+        var what = s.price !== undefined ? ' ' + s.quantity + ' @ ' + rupees(s.price) : s.reason ? ': ' + s.reason : '';
+        return time(s.at) + ' ' + s.type.replace(/^Order/, '') + what;
       }).join(' → ');
       var price = o.price !== undefined ? rupees(o.price) : o.orderType;
       if (o.triggerPrice !== undefined) price += ' trg ' + rupees(o.triggerPrice);
