@@ -83,6 +83,7 @@ function stubKernel(clock: VirtualClock) {
     killed: false,
     pausedReason: undefined as string | undefined,
     strategies: { a: 'running', b: 'running' } as Record<string, string>,
+    open: false,
   };
   const totals = { realised: -250_000, unrealised: 0 };
   const kernel = {
@@ -100,7 +101,7 @@ function stubKernel(clock: VirtualClock) {
     },
     bus: { stale$: stale },
     instruments: { byToken: (t: number) => (t === 3045 ? { symbol: 'SBIN-EQ' } : undefined) },
-    calendarStore: { calendar: undefined },
+    calendarStore: { calendar: { isOpen: () => state.open } },
     strategyStatus: () => state.strategies,
   } as unknown as Kernel;
   return { kernel, events, stale, state };
@@ -157,6 +158,31 @@ describe('watchKernel transitions (stub kernel, virtual clock)', () => {
     expect(alerts).toHaveLength(before + 1);
     stale.next({ token: 3045, stale: false, at: clock.now(), lastFreshAt: clock.now() });
     expect(alerts.at(-1)?.text).toBe('market data fresh again: SBIN-EQ');
+    sub.unsubscribe();
+  });
+
+  it('sends the daily summary once a day, when a session ends, never while closed before the open', () => {
+    const clock = new VirtualClock(Date.parse('2026-11-20T08:00:00+05:30'));
+    const { kernel: k, state } = stubKernel(clock);
+    const alerts: Alert[] = [];
+    const sub = watchKernel(k, (a) => alerts.push(a), { staleAfterMs: 60_000, pollMs: 1_000 });
+    const summaries = () => alerts.filter((a) => a.kind === 'daily-summary');
+    clock.advanceBy(60_000);
+    expect(summaries()).toHaveLength(0);
+    state.open = true;
+    clock.advanceBy(60_000);
+    state.open = false;
+    clock.advanceBy(1_000);
+    expect(summaries()).toHaveLength(1);
+    expect(summaries()[0]?.text).toMatch(
+      /^daily summary \(paper\): 0 fill\(s\); total realised -₹2,500\.00/,
+    );
+    // A second session the same day (Muhurat) ends without a second summary.
+    state.open = true;
+    clock.advanceBy(5_000);
+    state.open = false;
+    clock.advanceBy(5_000);
+    expect(summaries()).toHaveLength(1);
     sub.unsubscribe();
   });
 });
