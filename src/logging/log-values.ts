@@ -28,7 +28,13 @@ const PAISE_FIELDS = new Set([
   'realised',
   'unrealised',
   'strike',
+  'premium',
+  // A bracket's stop, target and trail distances are paise (`BracketLevel.points`).
+  'points',
 ]);
+
+/** Any other field named `…Price` (`stopPrice`, `fastAvgPrice`) holds paise too. */
+const isMoneyField = (key: string): boolean => PAISE_FIELDS.has(key) || /[a-z]Price$/.test(key);
 
 /** Rupees already written as text (`formatRupees`: "801.90", "-487.35"; or "₹801.90", "-₹487.35"). */
 const RUPEE_TEXT = /^-?₹?\d+(\.\d{1,2})?$/;
@@ -63,7 +69,7 @@ export type SymbolOf = (token: number) => string | undefined;
  * each token by its symbol.
  */
 function showValue(key: string, value: unknown, symbolOf: SymbolOf, depth = 0): string {
-  const money = PAISE_FIELDS.has(key);
+  const money = isMoneyField(key);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return String(value);
     if (money) return rupees(value);
@@ -80,7 +86,11 @@ function showValue(key: string, value: unknown, symbolOf: SymbolOf, depth = 0): 
   if (value === null || typeof value !== 'object' || depth > 2) return String(value);
   if (Array.isArray(value))
     return `[${value.map((v) => showValue(key, v, symbolOf, depth + 1)).join(', ')}]`;
-  const parts = Object.entries(value).map(([k, v]) => {
+  const shown = Object.entries(value).filter(
+    // The ISO twin of a nested instant (`event.atIso`): the instant is shown.
+    ([k]) => !(k.endsWith('Iso') && k.slice(0, -3) in value),
+  );
+  const parts = shown.map(([k, v]) => {
     const byToken = money && /^\d+$/.test(k);
     const name = byToken ? (symbolOf(Number(k)) ?? k) : k;
     return `${name}: ${showValue(byToken ? key : k, v, symbolOf, depth + 1)}`;
@@ -94,6 +104,37 @@ function showError(err: unknown): string {
   const e = err as { type?: unknown; message?: unknown };
   const message = typeof e.message === 'string' ? e.message : JSON.stringify(err);
   return typeof e.type === 'string' && e.type !== 'Error' ? `${e.type}: ${message}` : message;
+}
+
+/** Indent of a trace's lines: under the message, past the time column. */
+const TRACE_INDENT = '    ';
+
+/**
+ * The stack of a record's error (`err`, as pino serialises it: the stack with each cause's
+ * appended as `caused by: …`), as indented lines to print under the record's line; '' when
+ * there is none. The line already says `Type: message`, so the stack's own first lines (the
+ * message, which may span lines) are left out: the frames and the causes follow. Nothing is
+ * cut: the frames are where a strategy's crash is found.
+ *
+ * @example
+ * ```ts
+ * errorTrace({ err: { type: 'TypeError', message: 'x', stack: 'TypeError: x\n    at map (boom.ts:9:12)' } });
+ * // '      at map (boom.ts:9:12)\n'
+ * ```
+ */
+export function errorTrace(record: Record<string, unknown>): string {
+  const err = record.err;
+  if (err === null || typeof err !== 'object') return '';
+  const stack = (err as { stack?: unknown }).stack;
+  if (typeof stack !== 'string' || stack === '') return '';
+  const lines = stack.split('\n');
+  const firstFrame = lines.findIndex((l) => /^\s+at /.test(l));
+  // No frame at all (a stack someone wrote by hand): everything after the first line.
+  const shown = lines.slice(firstFrame === -1 ? 1 : firstFrame).filter((l) => l.trim() !== '');
+  // Frames under their error, a cause's `caused by:` line one step out.
+  return shown
+    .map((l) => `${TRACE_INDENT}${/^\s*at /.test(l) ? `  ${l.trim()}` : l.trim()}\n`)
+    .join('');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { stdSerializers } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { PrettyLines } from './pretty-lines.ts';
 
@@ -207,5 +208,32 @@ describe('PrettyLines', () => {
       '09:31:02 IST  kernel  ERROR  failed\n',
     );
     expect(new PrettyLines({ level: INFO }).format('not json')).toBe('not json\n');
+  });
+
+  it("prints an error's stack and its causes under an ERROR line, so a crash can be located", () => {
+    const inner = new Error('socket hang up');
+    const err = new TypeError("Cannot read properties of undefined (reading 'x')", {
+      cause: inner,
+    });
+    // As pino writes it: its err serialiser appends each cause's stack (`caused by: …`).
+    const record = {
+      level: 50,
+      strategy: 'sma',
+      msg: 'strategy failed',
+      err: stdSerializers.err(err),
+    };
+    const text = line(record);
+    const [first, ...trace] = text.split('\n');
+    expect(first).toBe(
+      "09:31:02 IST  sma  ERROR  strategy failed  err=TypeError: Cannot read properties of undefined (reading 'x'): socket hang up",
+    );
+    // This file's frame (where the error was made) and the cause with its own frames.
+    expect(trace[0]).toMatch(/^ {6}at .*pretty-lines\.test\.ts:\d+:\d+/);
+    const caused = trace.findIndex((l) => l === '    caused by: Error: socket hang up');
+    expect(caused).toBeGreaterThan(0);
+    expect(trace[caused + 1]).toMatch(/^ {6}at .*pretty-lines\.test\.ts:\d+:\d+/);
+    expect(text.endsWith('\n')).toBe(true);
+    // Below ERROR the line stays one line (a warning's cause is in its message).
+    expect(line({ ...record, level: 40 }).split('\n')).toHaveLength(2);
   });
 });

@@ -1,12 +1,13 @@
 import { IST_OFFSET_MS } from '../domain/ist.ts';
 import type { LogContext } from './log-context.ts';
-import { compactFields, type SymbolOf } from './log-values.ts';
+import { compactFields, errorTrace, type SymbolOf } from './log-values.ts';
 import { isOrderEvent, isRoutineOrderEvent, orderLine } from './order-line.ts';
 import { SUMMARY_MESSAGES, SummaryLines } from './summary-lines.ts';
 
 /** pino's level numbers. */
 const DEBUG = 20;
 const WARN = 40;
+const ERROR = 50;
 const LABELS: Readonly<Record<number, string>> = {
   10: 'TRACE',
   20: 'DEBUG',
@@ -82,7 +83,9 @@ export class PrettyLines {
     this.summary.interrupt();
     const who = String(record.strategy ?? record.component ?? '-');
     const label = level >= WARN || level <= DEBUG ? `${LABELS[level] ?? level}  ` : '';
-    return `${head}${time}${who}  ${label}${this.body(record)}\n`;
+    // An error's stack and causes under its line: a crash must be locatable without JSON.
+    const trace = level >= ERROR ? errorTrace(record) : '';
+    return `${head}${time}${who}  ${label}${this.body(record)}\n${trace}`;
   }
 
   private routine(record: Record<string, unknown>): boolean {
