@@ -43,7 +43,11 @@ export default defineStrategy({
       distinctUntilChanged((a, b) => a.long === b.long),
       filter(({ c }) => !c.historical),
       mergeMap(({ c, f, s, long }) => {
-        ctx.log.info({ close: c.close, fast: f, slow: s }, long ? 'golden cross' : 'death cross');
+        // Paise, named `…Price` so that readable logs show them in rupees.
+        ctx.log.info(
+          { close: c.close, fastAvgPrice: f, slowAvgPrice: s },
+          long ? 'golden cross' : 'death cross',
+        );
         return ctx.intents.target({
           instrument,
           quantity: long ? p.quantity : 0,
