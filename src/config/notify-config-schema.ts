@@ -59,6 +59,3 @@ export const notifyConfigSchema = z.strictObject({
   /** Deadline of one delivery request. */
   timeoutMs: z.number().int().min(100).max(60_000).default(10_000),
 });
-
-/** A validated `notify` section. */
-export type NotifyConfig = z.infer<typeof notifyConfigSchema>;

@@ -5,7 +5,7 @@ import type { ShutdownReport } from '../../execution/run-shutdown.ts';
 const signed = (paise: number): string => (paise > 0 ? `+${formatInr(paise)}` : formatInr(paise));
 
 /** `SBIN-EQ +10 @ ₹794.15 (sma, unrealised +₹12.00)` */
-export function positionLine(p: Position): string {
+function positionLine(p: Position): string {
   const qty = p.netQuantity > 0 ? `+${p.netQuantity}` : String(p.netQuantity);
   const symbol = p.symbol === '' ? String(p.token) : p.symbol;
   return `${symbol} ${qty} @ ${formatInr(p.averagePrice)} (${p.strategyId}, unrealised ${signed(p.unrealised)})`;
@@ -42,5 +42,3 @@ export function stoppedText(reason: string, report: ShutdownReport): string {
   if (!report.booksRead) lines.push("the broker's books could not be read: check them");
   return lines.join('\n');
 }
-
-export { signed as signedInr };

@@ -1,8 +1,6 @@
 import type { AlertKind } from '../../config/notify-config-schema.ts';
 import { istParts, toIstIso } from '../../domain/ist.ts';
 
-export type { AlertKind } from '../../config/notify-config-schema.ts';
-
 /**
  * One alert: what happened, in words a trader reads on a phone (symbols, ₹ with Indian
  * grouping), and the same as fields for a machine. Money in `data` is in paise.
@@ -19,7 +17,7 @@ export interface Alert {
 const two = (n: number): string => String(n).padStart(2, '0');
 
 /** `09:31:02 IST` of an instant. */
-export function istClock(ms: number): string {
+function istClock(ms: number): string {
   const p = istParts(ms);
   return `${two(p.hour)}:${two(p.minute)}:${two(p.second)} IST`;
 }

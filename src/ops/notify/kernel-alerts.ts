@@ -191,7 +191,7 @@ export function watchKernel(
 }
 
 /** The daily summary after the close: PnL per strategy and in total, fills, what is open. */
-export function dailySummary(kernel: Kernel, now: number, fillCount: number): Alert {
+function dailySummary(kernel: Kernel, now: number, fillCount: number): Alert {
   const book = kernel.engine.positions;
   const ids = Object.keys(kernel.strategyStatus());
   const lines = [

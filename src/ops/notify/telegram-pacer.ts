@@ -1,5 +1,5 @@
 /** Telegram's limits for one bot: about one message a second to a chat, 30 a second in all. */
-export const TELEGRAM_LIMITS = { perChatMs: 1_000, perSecond: 30 } as const;
+const TELEGRAM_LIMITS = { perChatMs: 1_000, perSecond: 30 } as const;
 
 /**
  * Spaces sends so that Telegram's limits hold without meeting its 429s: `delayMs` says

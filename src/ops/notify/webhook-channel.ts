@@ -5,7 +5,7 @@ import type { AlertChannel, ChannelDeps, QueueSettings } from './alert-channel.t
 import { DeliveryQueue, type DeliveryStats, type SendOutcome } from './delivery-queue.ts';
 
 /** The header carrying the body's signature. */
-export const SIGNATURE_HEADER = 'X-Tiqs-Runner-Signature';
+const SIGNATURE_HEADER = 'X-Tiqs-Runner-Signature';
 
 /** `sha256=<hex HMAC-SHA256 of the exact body>`, as the receiver recomputes it. */
 export function signBody(body: string, secret: string): string {

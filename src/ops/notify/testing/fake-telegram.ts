@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /** A message the bot sent. */
-export interface SentMessage {
+interface SentMessage {
   chat: string;
   text: string;
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One POST the receiver took, with whether its signature held for the receiver's secret. */
-export interface ReceivedHook {
+interface ReceivedHook {
   body: string;
   json: Record<string, unknown>;
   signature: string | undefined;

@@ -1,0 +1,65 @@
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../config/config-error.ts';
+import { parseConfig } from '../../config/load-config.ts';
+import { ALERT_KINDS } from '../../config/notify-config-schema.ts';
+import { Notifier } from './notifier.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './testing/webhook-receiver.ts';
+
+const BROKER_TOKEN = 'broker-access-token-77';
+const at = Date.parse('2026-11-20T04:01:02Z');
+const config = (notify: string) =>
+  parseConfig(
+    `mode: live
+broker: { baseUrl: "http://127.0.0.1:1", appId: app-id-secret-1, token: ${BROKER_TOKEN} }
+strategies:
+  - { id: a, module: a.ts }
+${notify}`,
+    '/bots/bot.yaml',
+    {},
+  );
+
+let receiver: WebhookReceiver | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+describe('Notifier', () => {
+  it('is off without a channel, and the config refuses an unknown event kind', () => {
+    expect(Notifier.fromConfig(config(''), { logger: pino({ level: 'silent' }) })).toBeUndefined();
+    expect(() =>
+      config('notify:\n  webhook: { url: "http://127.0.0.1:1/", events: [fills] }\n'),
+    ).toThrow(ConfigError);
+  });
+
+  it('sends every kind when `events` is left out, only the listed kinds otherwise, and sums the counters', async () => {
+    receiver = await startWebhookReceiver('s3cret-signing');
+    const all = Notifier.fromConfig(
+      config(`notify:\n  webhook: { url: "${receiver.url}", secret: s3cret-signing }\n`),
+      { logger: pino({ level: 'silent' }) },
+    );
+    for (const kind of ALERT_KINDS) all?.emit({ kind, at, text: `${kind} with ${BROKER_TOKEN}` });
+    const got = await receiver.waitFor(ALERT_KINDS.length);
+    expect(got.map((g) => g.json.kind)).toEqual([...ALERT_KINDS]);
+    for (const g of got) {
+      expect(g.verified).toBe(true);
+      expect(g.body).not.toContain(BROKER_TOKEN);
+      expect(g.body).not.toContain('s3cret-signing');
+    }
+    await all?.stop(AbortSignal.timeout(2_000));
+    expect(all?.stats()).toMatchObject({ sent: ALERT_KINDS.length, dropped: 0, failed: 0 });
+
+    const some = Notifier.fromConfig(
+      config(`notify:\n  webhook: { url: "${receiver.url}", events: [fill, kill-switch] }\n`),
+      { logger: pino({ level: 'silent' }) },
+    );
+    for (const kind of ALERT_KINDS) some?.emit({ kind, at, text: kind });
+    await some?.stop(AbortSignal.timeout(2_000));
+    expect(receiver.received.slice(ALERT_KINDS.length).map((g) => g.json.kind)).toEqual([
+      'fill',
+      'kill-switch',
+    ]);
+    expect(some?.stats()).toMatchObject({ sent: 2, channels: { webhook: { sent: 2 } } });
+  });
+});
