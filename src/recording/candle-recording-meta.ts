@@ -16,6 +16,11 @@ const candleInstrumentSchema = z.object({
   /** Tick size, paise. */
   tickSize: z.number().int().positive(),
   lotSize: z.number().int().positive(),
+  /**
+   * Where this instrument's bars came from, when a folder mixes sources (an import beside a
+   * `history` download); absent: the meta's `source`.
+   */
+  source: z.enum(['service', 'simulator', 'import']).optional(),
 });
 /** One instrument of a candle recording. */
 export type CandleInstrument = z.infer<typeof candleInstrumentSchema>;
@@ -50,6 +55,11 @@ export const candleRecordingMetaSchema = z.object({
   source: z.enum(CANDLE_SOURCES),
   /** Total bars across all tokens; 0 until `complete`. */
   bars: z.number().int().nonnegative(),
+  /**
+   * Bars by token (`"3045": 187500`), counted at `finish`: a token with 0 bars is data the
+   * recording lacks (the backtest's missing-data check). Absent in older recordings.
+   */
+  barsByToken: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** False while a download is unfinished. */
   complete: z.boolean(),
   note: z.string().optional(),

@@ -64,6 +64,8 @@ export class CandleRecordingWriter {
   private constructor(
     readonly dir: string,
     private meta: CandleRecordingMeta,
+    /** The folder's meta before this writer opened it; null for a new folder. */
+    readonly previous: CandleRecordingMeta | null,
   ) {}
 
   /** Opens `dir` for writing, checking an existing recording against `init` (see {@link CandleOpenMode}). */
@@ -85,7 +87,7 @@ export class CandleRecordingWriter {
     };
     const old = await existingMeta(dir);
     if (old !== null) meta = merged(dir, old, meta, mode);
-    const writer = new CandleRecordingWriter(dir, withAskedSpan(meta));
+    const writer = new CandleRecordingWriter(dir, withAskedSpan(meta), old);
     await mkdir(dir, { recursive: true });
     await writer.writeMeta();
     return writer;
@@ -144,6 +146,7 @@ export class CandleRecordingWriter {
       start: toIstIso(span.startMs),
       end: toIstIso(span.endMs),
       bars: summary.bars,
+      barsByToken: Object.fromEntries([...summary.barsByToken].map(([t, n]) => [String(t), n])),
       complete: true,
     };
     await this.writeMeta();
@@ -192,12 +195,24 @@ function merged(
     );
   if (old.interval !== fresh.interval) throw clash('interval', old.interval, fresh.interval);
   if (mode === 'extend') {
+    // Finishing it would mark the download complete and turn its missing days into holidays.
+    if (!old.complete && old.source !== 'import')
+      throw new CandleRecordingMismatch(
+        `${dir} holds an unfinished history download (complete: false); rerun history into it first, or use another --out`,
+      );
     const tokens = new Set(fresh.instruments.map((i) => i.token));
+    // The folder keeps its source; a token from elsewhere says its own (nothing is relabelled).
+    const own = (i: CandleInstrument, source: CandleRecordingMeta['source']): CandleInstrument =>
+      i.source === undefined && source !== old.source ? { ...i, source } : i;
     return {
       ...fresh,
+      source: old.source,
       from: [old.from, fresh.from].sort()[0] ?? fresh.from,
       to: [old.to, fresh.to].sort()[1] ?? fresh.to,
-      instruments: [...old.instruments.filter((i) => !tokens.has(i.token)), ...fresh.instruments],
+      instruments: [
+        ...old.instruments.filter((i) => !tokens.has(i.token)),
+        ...fresh.instruments.map((i) => own(i, fresh.source)),
+      ],
       holidays: fresh.holidays ?? old.holidays,
       note: fresh.note ?? old.note,
     };

@@ -144,7 +144,8 @@ describe('candle recording writer and reader', () => {
   });
 
   it('extends with another token, widening the range, but not with another interval', async () => {
-    await CandleRecordingWriter.open(dir, init, 'extend');
+    // A finished folder (an unfinished download is refused: import-candles.test.ts).
+    await (await CandleRecordingWriter.open(dir, init, 'extend')).finish();
     const w = await CandleRecordingWriter.open(
       dir,
       { ...init, instruments: [TCS], from: '2024-12-01', to: '2025-01-31' },

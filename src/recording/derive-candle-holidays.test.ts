@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import { istDayNumber } from '../domain/ist.ts';
 import { deriveCandleHolidays } from './derive-candle-holidays.ts';
 
@@ -34,5 +35,15 @@ describe('deriveCandleHolidays', () => {
       holidays: { '05-01-2025': 'Sunday (derived: marks the year as covered)' },
       specialTradingDays: {},
     });
+  });
+
+  it('gives a weekend 1d bar (which ends a day later) a session that ends after it starts', () => {
+    // Sat 1 Feb 2025 (Budget day) has a day bar stamped 09:15; it ends Sun 09:15.
+    const days = traded(['2025-01-31', '2025-02-01', '2025-02-03'], ['09:15', '09:15']);
+    for (const [day, t] of days) days.set(day, { first: t.first, lastEnd: t.first + 86_400_000 });
+    const out = deriveCandleHolidays('2025-01-31', '2025-02-03', days);
+    expect(out.specialTradingDays).toEqual({ '01-02-2025': ['09:15-15:30'] });
+    // The calendar built from it takes it (a 09:15-09:15 session throws).
+    expect(() => TradingCalendar.fromHolidays(out)).not.toThrow();
   });
 });

@@ -42,10 +42,27 @@ export function deriveCandleHolidays(
     const traded = days.get(day);
     if (!weekend && traded === undefined) out.holidays[holidayKey(day)] = 'no bars (derived)';
     if (weekend && traded !== undefined)
-      out.specialTradingDays[holidayKey(day)] = [`${hhmm(traded.first)}-${hhmm(traded.lastEnd)}`];
+      out.specialTradingDays[holidayKey(day)] = [sessionOf(day, traded)];
   }
   markYears(out, from, to, days, skipYears);
   return out;
+}
+
+/** The regular close, 15:30 IST, as ms after the IST day's start. */
+const REGULAR_CLOSE_MS = (15 * 60 + 30) * 60_000;
+
+/**
+ * A weekend day's session as `HH:MM-HH:MM`: first bar start .. last bar end. A bar that
+ * ends past the IST day (a `1d` bar ends a day after it starts) would give `09:15-09:15`,
+ * which no calendar takes: such a day ends at the regular 15:30 (or, for a bar stamped
+ * later, at 23:59), so the end is always after the start.
+ */
+function sessionOf(day: number, traded: { first: number; lastEnd: number }): string {
+  const dayStart = istDayStartOf(day);
+  const dayEnd = dayStart + 86_400_000;
+  if (traded.lastEnd < dayEnd) return `${hhmm(traded.first)}-${hhmm(traded.lastEnd)}`;
+  const close = traded.first < dayStart + REGULAR_CLOSE_MS ? '15:30' : '23:59';
+  return `${hhmm(traded.first)}-${close}`;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type Holidays, holidaysSchema } from '../api/schemas/utilities.ts';
+import { mergeHolidays } from '../calendar/merge-holidays.ts';
 import type { CandleInterval } from '../domain/candle.ts';
 import { istDayNumber } from '../domain/ist.ts';
 import type { Exchange } from '../domain/order-params.ts';
@@ -7,10 +9,11 @@ import type { CandleBar } from './candle-chunk-csv.ts';
 import { dayDate, planCandleChunks } from './candle-chunk-plan.ts';
 import { CandleImportError } from './candle-import-error.ts';
 import type { PriceUnits } from './candle-import-fields.ts';
+import { importedMasterCsv } from './candle-import-master.ts';
 import type { CandleInstrument, CandleRecordingMeta } from './candle-recording-meta.ts';
 import { CandleRecordingWriter } from './candle-recording-writer.ts';
 import { dayBarStart } from './day-bar-start.ts';
-import { deriveCandleHolidays } from './derive-candle-holidays.ts';
+import { deriveCandleHolidays, holidayYears } from './derive-candle-holidays.ts';
 import { readCandleCsv } from './read-candle-csv.ts';
 
 /** Options of {@link importCandles}. */
@@ -41,18 +44,6 @@ export interface CandleImportReport {
   readonly derivedHolidays: boolean;
 }
 
-const INSTRUMENTS_HEADER =
-  'Exchange,Token,Symbol,Name,Segment,Expiry,OptionType,StrikePrice,LotSize,TickSize,PricePrecision,Multiplier,PriceMultiplier';
-
-/** `instruments.csv` for the recording's instruments, in the simulator's master columns. */
-function instrumentsCsv(instruments: readonly CandleInstrument[]): string {
-  const rows = instruments.map((i) => {
-    const segment = i.exchange === 'NSE' || i.exchange === 'BSE' ? 'EQ' : '';
-    return `${i.exchange},${i.token},${i.symbol},${i.symbol},${segment},,,0,${i.lotSize},${i.tickSize},2,1,1.0`;
-  });
-  return `${[INSTRUMENTS_HEADER, ...rows].join('\n')}\n`;
-}
-
 async function readHolidays(file: string): Promise<Holidays> {
   let raw: unknown;
   try {
@@ -78,6 +69,35 @@ async function readHolidays(file: string): Promise<Holidays> {
 }
 
 /**
+ * A `--holidays` file must cover every year of the data: a replay treats days of a year
+ * its calendar does not know as closed, so every bar of such a year would be skipped.
+ */
+function checkCoverage(file: string, given: Holidays, from: string, to: string): void {
+  const covered = holidayYears(given);
+  const lacking: number[] = [];
+  for (let y = Number(from.slice(0, 4)); y <= Number(to.slice(0, 4)); y++)
+    if (!covered.has(y)) lacking.push(y);
+  if (lacking.length > 0)
+    throw new CandleImportError(
+      file,
+      undefined,
+      undefined,
+      `lists no day of ${lacking.join(', ')}, but the data runs ${from}..${to}; give holidays for every year of the data (or leave out --holidays to derive them from the bars)`,
+    );
+}
+
+/**
+ * The calendar of the folder being extended that came from a source (a `history`
+ * download, or a `--holidays` file): null when it was derived from the data (re-derived
+ * with the new token's bars) or there is none.
+ */
+function sourceHolidays(previous: CandleRecordingMeta | null): Holidays | null {
+  if (previous === null || previous.holidays === null) return null;
+  if (previous.source !== 'import') return previous.holidays;
+  return previous.note?.startsWith('imported; holidays from ') === true ? previous.holidays : null;
+}
+
+/**
  * Imports one token's vendor candle file into a candle recording (/work/candle-format.md):
  * the rows checked and converted (see `readCandleCsv`), written a month per chunk file;
  * into a folder that holds other tokens of the same interval, added beside them (the same
@@ -99,6 +119,7 @@ export async function importCandles(o: ImportCandlesOptions): Promise<CandleImpo
   if (first === undefined || last === undefined)
     throw new CandleImportError(o.csv, 2, undefined, 'no rows after the header');
   const [from, to] = [dayDate(istDayNumber(first.start)), dayDate(istDayNumber(last.start))];
+  if (given !== undefined) checkCoverage(o.holidaysFile as string, given, from, to);
   const instrument: CandleInstrument = {
     token: o.token,
     exchange: o.exchange,
@@ -126,14 +147,29 @@ export async function importCandles(o: ImportCandlesOptions): Promise<CandleImpo
       part.push(bars[i++] as CandleBar);
     await writer.writeChunk(o.token, chunk.from, chunk.to, part);
   }
-  await writer.writeFile('instruments.csv', instrumentsCsv(writer.current.instruments));
-  const meta = await writer.finish((summary) =>
-    given !== undefined
-      ? { holidays: given, note: `imported; holidays from ${o.holidaysFile}` }
-      : {
-          holidays: deriveCandleHolidays(writer.current.from, writer.current.to, summary.days),
-          note: 'imported; holidays derived from the data: a weekday with no bar of any token is a holiday',
-        },
+  const master = await readFile(join(o.out, 'instruments.csv'), 'utf8').catch(() => null);
+  await writer.writeFile(
+    'instruments.csv',
+    importedMasterCsv(master, instrument, writer.current.instruments),
   );
+  // A source's calendar (a `history` folder's, or an earlier `--holidays`) is kept: only
+  // the years it does not cover are given or derived.
+  const kept = sourceHolidays(writer.previous);
+  const meta = await writer.finish((summary) => {
+    if (given !== undefined)
+      return {
+        holidays: kept === null ? given : mergeHolidays(kept, given),
+        note: `imported; holidays from ${o.holidaysFile}`,
+      };
+    const { from: a, to: b } = writer.current;
+    const derived = deriveCandleHolidays(a, b, summary.days, holidayYears(kept));
+    return {
+      holidays: kept === null ? derived : mergeHolidays(derived, kept),
+      note:
+        kept === null
+          ? 'imported; holidays derived from the data: a weekday with no bar of any token is a holiday'
+          : `${writer.previous?.note ?? writer.previous?.source}; imported tokens beside it, holidays derived for the years its calendar lacks`,
+    };
+  });
   return { meta, bars: bars.length, from, to, derivedHolidays: given === undefined };
 }

@@ -68,12 +68,7 @@ export async function openBacktestData(path: string): Promise<BacktestData> {
   }
   const series = seriesOf(parts);
   const holidays = mergeCandleHolidays(parts);
-  const calendar = TradingCalendar.fromHolidays(
-    holidays ?? { holidays: {}, specialTradingDays: {} },
-    {
-      outsideCoverage: holidays === null ? 'regular' : 'closed',
-    },
-  );
+  const calendar = calendarOf(parts, holidays);
   const stream = candleRecordStream(parts.map((p) => p.dir).join(' + '), series, calendar);
   const startMs = Math.min(...parts.map((p) => p.meta.startMs));
   const endMs = Math.max(...parts.map((p) => p.meta.endMs));
@@ -103,6 +98,26 @@ export async function openBacktestData(path: string): Promise<BacktestData> {
     set,
     candles: { interval, parts, series, calendar, skipped: stream.skipped },
   };
+}
+
+/**
+ * The replay's calendar from the recordings' holidays; a list the calendar refuses (a
+ * session that does not end after it starts, say) is a RecordingError naming the files.
+ */
+function calendarOf(
+  parts: readonly CandleRecordingPart[],
+  holidays: ReturnType<typeof mergeCandleHolidays>,
+): TradingCalendar {
+  try {
+    return TradingCalendar.fromHolidays(holidays ?? { holidays: {}, specialTradingDays: {} }, {
+      outsideCoverage: holidays === null ? 'regular' : 'closed',
+    });
+  } catch (err) {
+    const files = parts.map((p) => join(p.dir, 'meta.json')).join(', ');
+    throw new RecordingError('bad-format', `${files}: holidays: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
 }
 
 /** Each token's recordings, earliest first; two recordings of a token must not overlap. */
