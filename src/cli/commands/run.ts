@@ -75,7 +75,7 @@ export function runCommand(): Command {
       });
       const metricsServer = await serveMetrics(metrics, config, logger);
       // Alerts (notify.webhook, notify.telegram), when configured: they only queue.
-      const notifier = startAlerts(kernel, config, logger);
+      const notifier = startAlerts(kernel, config, logger, controls);
       if (notifier !== undefined) countDroppedAlerts(metrics, notifier);
       const budgetMs = config.execution.shutdownTimeoutMs;
       let stopping = false;
