@@ -8,6 +8,9 @@ export const SWEEP_SCRIPT = String.raw`
 (() => {
   const data = window.__sweep;
   const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // Param names and values come from the spec (a symbol like M&M-EQ, a string with <):
+  // text, never markup, in the heatmap's HTML.
+  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
   const metric = (key) => data.metrics.find((m) => m.key === key);
   const fmt = (m, v, run) => {
     if (v === null || v === undefined) return m.key === 'profitFactor' && run && run.trades > 0 ? '∞' : '–';
@@ -70,7 +73,8 @@ export const SWEEP_SCRIPT = String.raw`
       const k = JSON.stringify([run.params[x], y === '' ? null : run.params[y]]);
       const v = sortValue(run, m.key);
       const cur = cells.get(k);
-      const clean = run.rejected + run.denied === 0;
+      // Only rejections (venue, engine) count against a run; denials are risk rules at work.
+      const clean = run.rejected === 0;
       if (cur === undefined || (clean && !cur.clean) ||
         (clean === cur.clean && v !== null && (cur.v === null || better(v, cur.v)))) {
         cells.set(k, { v, run, clean, count: (cur ? cur.count : 0) + 1 });
@@ -89,14 +93,14 @@ export const SWEEP_SCRIPT = String.raw`
       const t = hi === lo ? 0.5 : Math.min(1, Math.max(0, (v - lo) / (hi - lo)));
       return m.lowerIsBetter ? 1 - t : t;
     };
-    const head = '<tr><th>' + (y === '' ? '' : y + ' ↓ / ') + x + ' →</th>' + cols.map((c) => '<th>' + c + '</th>').join('') + '</tr>';
-    const body = rowsOf.map((rv) => '<tr><th>' + (rv === undefined ? '' : rv) + '</th>' + cols.map((cv) => {
+    const head = '<tr><th>' + (y === '' ? '' : esc(y) + ' ↓ / ') + esc(x) + ' →</th>' + cols.map((c) => '<th>' + esc(c) + '</th>').join('') + '</tr>';
+    const body = rowsOf.map((rv) => '<tr><th>' + (rv === undefined ? '' : esc(rv)) + '</th>' + cols.map((cv) => {
       const c = cells.get(JSON.stringify([cv, rv === undefined ? null : rv]));
       if (c === undefined) return '<td class="cell empty">–</td>';
       const t = scale(c.v);
       const tip = Object.entries(c.run.params).map(([k, v]) => k + '=' + v).join(', ') + '\n' + m.label + ': ' + fmt(m, c.v, c.run) +
-        (c.count > 1 ? '\nbest of ' + c.count + ' runs' : '') + (c.clean ? '' : '\nhad rejected or denied orders');
-      return '<td class="cell' + (c.clean ? '' : ' rejected') + '" title="' + tip.replace(/"/g, '&quot;') + '" style="background:' +
+        (c.count > 1 ? '\nbest of ' + c.count + ' runs' : '') + (c.clean ? '' : '\nhad rejected orders');
+      return '<td class="cell' + (c.clean ? '' : ' rejected') + '" title="' + esc(tip) + '" style="background:' +
         (t === null ? '#eee' : color(t)) + '">' + fmt(m, c.v, c.run) + (c.clean ? '' : ' ⚠') + '</td>';
     }).join('') + '</tr>').join('');
     box.innerHTML = '<table class="heat">' + head + body + '</table>';

@@ -62,7 +62,7 @@ function cellText(key: MetricKey, r: SweepResult): string {
 /**
  * `sweep.html`: one self-contained page (script inlined, no network) with every run of a
  * sweep in a table sortable by any column (params, metrics, rejections), runs that had
- * rejected or denied orders marked, and a heatmap over any two swept params with a
+ * rejected orders marked (denied ones only counted), and a heatmap over any two swept params with a
  * metric to colour by (each cell the best run there over the other params).
  *
  * @example
@@ -73,7 +73,9 @@ function cellText(key: MetricKey, r: SweepResult): string {
 export function sweepHtml(page: SweepPage): string {
   const params = [...new Set(page.results.flatMap((r) => Object.keys(r.params)))].sort();
   const runs = page.results.map((r, i) => runRow(r, i + 1));
-  const marked = page.results.filter((r) => r.ok && r.summary.rejected + r.summary.denied > 0);
+  // Only the venue's or the engine's rejections mark a run (denials are risk rules at work).
+  const ok = page.results.filter((r) => r.ok);
+  const marked = ok.filter((r) => r.summary.rejected > 0);
   const failed = page.results.filter((r) => !r.ok).length;
   const head = [
     '<th data-key="rank" aria-sort="ascending">Rank</th>',
@@ -83,11 +85,11 @@ export function sweepHtml(page: SweepPage): string {
   ].join('');
   const body = page.results
     .map((r, i) => {
-      const rejected = r.ok && r.summary.rejected + r.summary.denied > 0;
+      const rejected = r.ok && r.summary.rejected > 0;
       const cls = !r.ok ? 'failed' : rejected ? 'rejected' : '';
       const lacking =
-        r.ok && r.missingTokens !== undefined && r.missingTokens.length > 0
-          ? ` ⚠ data lacks ${r.missingTokens.join(', ')}`
+        r.ok && r.missing !== undefined && r.missing.length > 0
+          ? ` ⚠ data lacks ${esc(r.missing.map((t) => (t.symbol === undefined ? String(t.token) : `${t.token} (${t.symbol})`)).join(', '))}`
           : '';
       const status = !r.ok
         ? `failed: ${esc(r.error)}`
@@ -125,14 +127,16 @@ label{margin-right:16px}
 <p id="sweep-note">${page.results.length} runs ranked by ${esc(page.rankBy)}.${
     marked.length === 0
       ? ''
-      : ` ${marked.length} had rejected or denied orders (marked ⚠): ranked after the clean runs.`
-  }${failed === 0 ? '' : ` ${failed} failed.`} Money in rupees.</p>
+      : marked.length === ok.length
+        ? ` All ${marked.length} had orders rejected by the venue or the engine (marked ⚠): none to rank them after.`
+        : ` ${marked.length} had orders rejected by the venue or the engine (marked ⚠): ranked after the others.`
+  } Denied orders (risk rules, such as no entry after the square-off time) are counted, not ranked on.${failed === 0 ? '' : ` ${failed} failed.`} Money in rupees.</p>
 <h2>Heatmap</h2>
 <p><label>x <select id="hm-x">${xOptions}</select></label>
 <label>y <select id="hm-y">${yOptions}</select></label>
 <label>metric <select id="hm-metric">${metricOptions}</select></label></p>
 <div id="heatmap"></div>
-<p>Each cell: the best run at that x and y over the other params (a run with rejections only where no clean run is); hover for its params.</p>
+<p>Each cell: the best run at that x and y over the other params (a run with rejected orders only where no other one is); hover for its params.</p>
 <h2>Runs</h2>
 <table id="runs"><thead><tr>${head}</tr></thead><tbody>
 ${body}

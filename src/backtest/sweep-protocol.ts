@@ -23,7 +23,15 @@ export interface SweepJob {
  */
 export interface SweepLog {
   readonly type: 'log';
+  /** The job whose run wrote it: the parent labels the line with the job's params. */
+  readonly id: number;
   readonly text: string;
+}
+
+/** A token the data lacks, with its symbol when the run's instrument master knows it. */
+export interface SweepMissingToken {
+  readonly token: number;
+  readonly symbol?: string;
 }
 
 /** The answer to a {@link SweepJob}: its summary, or why it failed. Plain JSON. */
@@ -36,7 +44,7 @@ export type SweepResult =
       readonly summary: Summary;
       readonly elapsedMs: number;
       /** Tokens its strategies subscribed that the data lacks (run with `allowMissing`). */
-      readonly missingTokens?: readonly number[];
+      readonly missing?: readonly SweepMissingToken[];
       /** Which worker ran the job (a thread id in the thread pool), when the executor says. */
       readonly worker?: number;
     }
@@ -48,6 +56,8 @@ export type SweepResult =
       readonly error: string;
       /** Why, when it is a known refusal: `missing-data` (exit 3 from the CLI). */
       readonly reason?: 'missing-data';
+      /** With `missing-data`: the tokens the data lacks. */
+      readonly missing?: readonly SweepMissingToken[];
       readonly worker?: number;
     };
 

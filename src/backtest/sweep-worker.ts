@@ -2,7 +2,7 @@ import { parentPort, threadId } from 'node:worker_threads';
 import { loadBacktestSpec } from './backtest-spec.ts';
 import { MissingDataError } from './missing-data.ts';
 import { runBacktest } from './run-backtest.ts';
-import type { SweepJob, SweepLog, SweepResult } from './sweep-protocol.ts';
+import type { SweepJob, SweepLog, SweepMissingToken, SweepResult } from './sweep-protocol.ts';
 
 /**
  * Worker thread of a sweep: takes {@link SweepJob} messages, runs each backtest (one at
@@ -24,7 +24,8 @@ async function run(job: SweepJob): Promise<SweepResult> {
       allowMissing: job.allowMissing === true,
       // Log lines go to the parent, which prints them above its progress bar.
       logSink: {
-        write: (text: string) => toParent.postMessage({ type: 'log', text } satisfies SweepLog),
+        write: (text: string) =>
+          toParent.postMessage({ type: 'log', id: job.id, text } satisfies SweepLog),
         isTTY: job.logTTY === true,
       },
     });
@@ -37,7 +38,7 @@ async function run(job: SweepJob): Promise<SweepResult> {
       elapsedMs: result.elapsedMs,
       ...(result.missingData === undefined
         ? {}
-        : { missingTokens: result.missingData.missing.map((m) => m.token) }),
+        : { missing: result.missingData.missing.map(namedToken) }),
       worker: threadId,
     };
   } catch (err) {
@@ -47,8 +48,15 @@ async function run(job: SweepJob): Promise<SweepResult> {
       params: job.params,
       ok: false,
       error: err instanceof Error ? err.message : String(err),
-      ...(err instanceof MissingDataError ? { reason: 'missing-data' as const } : {}),
+      ...(err instanceof MissingDataError
+        ? { reason: 'missing-data' as const, missing: err.report.missing.map(namedToken) }
+        : {}),
       worker: threadId,
     };
   }
+}
+
+/** A missing token as the result carries it: the token and its symbol (no instant). */
+function namedToken(m: { token: number; symbol?: string }): SweepMissingToken {
+  return m.symbol === undefined ? { token: m.token } : { token: m.token, symbol: m.symbol };
 }

@@ -28,11 +28,13 @@ const WORKER_BOOT = import.meta.url.endsWith('.js')
 export class ThreadPoolExecutor implements SweepExecutor {
   /**
    * @param size worker threads
-   * @param onLog where the runs' log lines go (default stdout); the CLI's keeps its bar whole
+   * @param onLog where the runs' log lines go, with the id of the job that wrote them
+   *   (default stdout); the CLI's keeps its bar whole
    */
   constructor(
     readonly size = availableParallelism(),
-    private readonly onLog: (text: string) => void = (text) => void process.stdout.write(text),
+    private readonly onLog: (text: string, id: number) => void = (text) =>
+      void process.stdout.write(text),
   ) {}
 
   async *run(jobs: readonly SweepJob[]): AsyncIterable<SweepResult> {
@@ -49,7 +51,7 @@ export class ThreadPoolExecutor implements SweepExecutor {
       };
       worker.on('message', (r: SweepResult | SweepLog) => {
         if (r.type === 'log') {
-          this.onLog(r.text);
+          this.onLog(r.text, r.id);
           return;
         }
         results.push(r);

@@ -36,14 +36,17 @@ function run(
   return { type: 'result', id, params, ok: true, summary, elapsedMs: 10 };
 }
 
-/** A 2 × 3 grid: one run had a denial (best net, ranked last), one failed. */
+/**
+ * A 2 × 3 grid: one run had a rejection (best net, ranked last), one had denials (risk rules:
+ * counted, not demoted), one failed.
+ */
 const RESULTS: SweepResult[] = rankResults(
   [
     run(0, 3, 8, 120_000),
     run(1, 3, 13, -50_000),
-    run(2, 3, 21, 100_000_000, { denied: 1 }),
+    run(2, 3, 21, 100_000_000, { rejected: 1 }),
     run(3, 5, 8, 300_000),
-    run(4, 5, 13, 10_000),
+    run(4, 5, 13, 10_000, { denied: 3 }),
     { type: 'result', id: 5, params: { 'sma.fast': 5, 'sma.slow': 21 }, ok: false, error: 'boom' },
   ],
   'netPnl',
@@ -77,7 +80,8 @@ describe.skipIf(!existsSync(CHROMIUM))('sweep.html in headless Chromium', () => 
     await page.goto(pathToFileURL(file).href);
     await page.waitForFunction('window.__sweepReady === true');
 
-    // Ranked: clean runs by net PnL, the denied one after them, the failure last.
+    // Ranked: runs without rejections by net PnL (the denied one in its place), the rejected
+    // one after them, the failure last.
     const ids = () =>
       page.locator('#runs tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-id')));
     expect(await ids()).toEqual(['3', '0', '4', '1', '2', '5']);
@@ -88,10 +92,10 @@ describe.skipIf(!existsSync(CHROMIUM))('sweep.html in headless Chromium', () => 
       '₹10,00,000.00',
     );
     expect(await page.locator('#sweep-note').textContent()).toContain(
-      '1 had rejected or denied orders',
+      '1 had orders rejected by the venue or the engine (marked ⚠): ranked after the others.',
     );
 
-    // A click on Net PnL sorts by it descending (the denied run's big net first), again ascending.
+    // A click on Net PnL sorts by it descending (the rejected run's big net first), again ascending.
     const netHeader = page.locator('#runs th[data-key="netPnl"]');
     await netHeader.click();
     expect(await ids()).toEqual(['2', '3', '0', '4', '1', '5']);

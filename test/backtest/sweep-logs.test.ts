@@ -33,9 +33,14 @@ describe('sweep log lines (issue 15 §5)', () => {
     });
     expect(ranked.results).toHaveLength(2);
     const text = lines.join('');
+    // Each line says which run wrote it: the two runs' lines interleave.
     expect(text).toMatch(
-      /^09:36:01 IST {2}sma {2}BUY 100 SBIN-EQ @ ₹798\.60 filled \(order 9000000001\)$/m,
+      /^#0 sma\.fast=3 sma\.slow=8 │ 09:36:01 IST {2}sma {2}BUY 100 SBIN-EQ @ ₹798\.60 filled \(order 9000000001\)$/m,
     );
+    expect(text).toMatch(
+      /^#1 sma\.fast=3 sma\.slow=13 │ \d\d:\d\d:\d\d IST {2}sma {2}BUY 100 SBIN-EQ/m,
+    );
+    expect(text.split('\n').filter((l) => l !== '' && !/^#[01] /.test(l))).toEqual([]);
     expect(text).not.toContain('"level"');
   });
 
@@ -43,7 +48,10 @@ describe('sweep log lines (issue 15 §5)', () => {
     const { spec: s, out } = await spec();
     const lines: string[] = [];
     await runSweep(s, { out, workers: 1, onLog: (t) => lines.push(t) });
-    const records = lines.map((l) => JSON.parse(l) as { msg: string; marketTime: string });
+    const records = lines.map(
+      (l) => JSON.parse(l) as { msg: string; marketTime: string; sweepRun: number },
+    );
+    expect(new Set(records.map((r) => r.sweepRun))).toEqual(new Set([0, 1]));
     expect(records.filter((r) => r.msg === 'OrderFilled').length).toBeGreaterThan(2);
     expect(records.every((r) => r.marketTime.startsWith('2026-11-20T'))).toBe(true);
   });

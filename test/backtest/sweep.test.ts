@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BacktestSpec, loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
 import { sweepGrid } from '../../src/backtest/sweep-grid.ts';
+import { labelSweepLog } from '../../src/backtest/sweep-log-label.ts';
+import { SweepMissingDataError } from '../../src/backtest/sweep-missing.ts';
 import type { SweepExecutor, SweepJob, SweepResult } from '../../src/backtest/sweep-protocol.ts';
 import { rankResults, runSweep, sweepTable } from '../../src/backtest/sweep-runner.ts';
 
@@ -93,36 +95,133 @@ describe('parameter sweeps', () => {
     expect(ranked.map((r) => r.id)).toEqual([2, 1, 0]);
   });
 
-  it('ranks runs that had rejected or denied orders after every clean run, and marks them', () => {
-    const result = (id: number, netPnl: number, rejected: number, denied: number): SweepResult =>
-      ({
-        type: 'result',
-        id,
-        ok: true,
-        params: { 'a.x': id },
-        summary: { trades: 3, netPnl, maxDrawdown: 150_000, rejected, denied },
-        elapsedMs: 1,
-      }) as unknown as SweepResult;
-    const failed: SweepResult = { type: 'result', id: 4, params: {}, ok: false, error: 'boom' };
+  it('ranks runs with venue or engine rejections after the others; denials are shown, not demoted', () => {
     const ranked = rankResults(
       [
         result(0, 900_000, 2, 0),
-        failed,
+        FAILED,
         result(1, 100, 0, 0),
         result(2, 500, 0, 1),
         result(3, -50, 0, 0),
       ],
       'netPnl',
     );
-    // Clean runs by net PnL, then runs with rejections by net PnL, then failures.
-    expect(ranked.map((r) => r.id)).toEqual([1, 3, 0, 2, 4]);
+    // Runs without rejections by net PnL (the late-day denial keeps its place), then the
+    // rejected run, then failures.
+    expect(ranked.map((r) => r.id)).toEqual([2, 1, 3, 0, 4]);
     const table = sweepTable(ranked, 'netPnl');
     const lines = table.split('\n');
-    expect(lines[1]).toContain('netPnl=₹1.00');
+    expect(lines[1]).toContain('netPnl=₹5.00');
+    expect(lines[1]).toContain('denied 1');
     expect(lines[1]).not.toContain('REJECTIONS');
-    expect(lines[3]).toContain('netPnl=₹9,000.00');
-    expect(lines[3]).toContain('REJECTIONS 2 rejected, 0 denied');
-    expect(lines[3]).toContain('dd ₹1,500.00');
-    expect(table).toContain('2 run(s) had rejected or denied orders');
+    expect(lines[4]).toContain('netPnl=₹9,000.00');
+    expect(lines[4]).toContain('REJECTIONS 2');
+    expect(lines[4]).toContain('dd ₹1,500.00');
+    expect(table).toContain(
+      '1 run(s) had orders rejected by the venue or the engine: ranked after the other 3',
+    );
+  });
+
+  it('never says "ranked after" when every run is marked (the bundled example: a denial in each)', () => {
+    const allDenied = rankResults([result(0, 100, 0, 1), result(1, 300, 0, 1)], 'netPnl');
+    expect(allDenied.map((r) => r.id)).toEqual([1, 0]);
+    expect(sweepTable(allDenied, 'netPnl')).not.toMatch(/ranked after|REJECTIONS/);
+    const allRejected = sweepTable(
+      rankResults([result(0, 100, 1, 0), result(1, 300, 2, 0)], 'netPnl'),
+      'netPnl',
+    );
+    expect(allRejected).toContain(
+      'all 2 run(s) had orders rejected by the venue or the engine: none to rank them after',
+    );
+    expect(allRejected).not.toContain('ranked after');
+  });
+
+  it('ranks runs that lacked data (--allow-missing) after complete ones, naming the symbols', () => {
+    const lacking = {
+      ...result(0, 900_000, 0, 0),
+      missing: [{ token: 1594, symbol: 'INFY-EQ' }],
+    } as SweepResult;
+    const ranked = rankResults([lacking, result(1, 100, 1, 0), result(2, 50, 0, 0)], 'netPnl');
+    expect(ranked.map((r) => r.id)).toEqual([2, 1, 0]);
+    const table = sweepTable(ranked, 'netPnl');
+    expect(table.split('\n')[3]).toContain('MISSING DATA for 1594 (INFY-EQ)');
+    expect(table).toContain(
+      '1 run(s) lacked data for tokens their strategies follow: ranked after the other 2',
+    );
+  });
+
+  it('writes nothing and names every run and token when runs lacked data', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tr-sweep-missing-'));
+    writeFileSync(join(out, 'sweep.json'), 'an earlier good sweep\n');
+    const holds =
+      'the data (ticks, 2026-11-20 09:13 → 2026-11-20 15:31 IST, 24768 records) holds 1 token(s): 3045 (SBIN-EQ)';
+    const answers: SweepResult[] = [
+      { ...result(0, 10, 0, 0), params: { 'x.symbol': 'SBIN-EQ' } },
+      missingRun(1, 'INFY-EQ', 1594, holds),
+      missingRun(2, 'TCS-EQ', 11536, holds),
+    ];
+    const executor: SweepExecutor = {
+      async *run() {
+        yield* answers;
+      },
+    };
+    const spec = {
+      file: join(out, 'spec.yaml'),
+      name: 'gaps',
+      backtest: {
+        sweep: { rankBy: 'netPnl', params: { 'x.symbol': ['SBIN-EQ', 'INFY-EQ', 'TCS-EQ'] } },
+      },
+    } as unknown as BacktestSpec;
+    const error = await runSweep(spec, { out, executor }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SweepMissingDataError);
+    const text = (error as Error).message;
+    expect(text).toContain(
+      '2 of 3 sweep run(s) stopped: strategies subscribe to 2 token(s) the backtest data does not hold: 1594 (INFY-EQ), 11536 (TCS-EQ)',
+    );
+    expect(text).toContain('  #1 x.symbol=INFY-EQ: 1594 (INFY-EQ)');
+    expect(text).toContain('  #2 x.symbol=TCS-EQ: 11536 (TCS-EQ)');
+    expect(text).toContain(holds);
+    expect(readFileSync(join(out, 'sweep.json'), 'utf8')).toBe('an earlier good sweep\n');
+    expect(existsSync(join(out, 'sweep.html'))).toBe(false);
+  });
+
+  it("labels each run's log lines with its id and params; JSON lines get a sweepRun key", () => {
+    const pretty = labelSweepLog(
+      '── 2026-11-20 Fri IST ──\n09:36:01 IST  sma  BUY 100 SBIN-EQ @ ₹798.60 filled\n',
+      3,
+      { 'sma.fast': 5, 'sma.slow': 13 },
+    );
+    expect(pretty).toBe(
+      '#3 sma.fast=5 sma.slow=13 │ ── 2026-11-20 Fri IST ──\n#3 sma.fast=5 sma.slow=13 │ 09:36:01 IST  sma  BUY 100 SBIN-EQ @ ₹798.60 filled\n',
+    );
+    const json = labelSweepLog('{"level":30,"msg":"x"}\n', 2, { 'sma.fast': 5 });
+    expect(JSON.parse(json)).toEqual({ sweepRun: 2, level: 30, msg: 'x' });
   });
 });
+
+/** A finished run with its net PnL and its rejected and denied counts. */
+function result(id: number, netPnl: number, rejected: number, denied: number): SweepResult {
+  return {
+    type: 'result',
+    id,
+    ok: true,
+    params: { 'a.x': id },
+    summary: { trades: 3, netPnl, maxDrawdown: 150_000, rejected, denied },
+    elapsedMs: 1,
+  } as unknown as SweepResult;
+}
+
+const FAILED: SweepResult = { type: 'result', id: 4, params: {}, ok: false, error: 'boom' };
+
+/** A run that stopped because the data lacks `token`, as the worker answers it. */
+function missingRun(id: number, symbol: string, token: number, holds: string): SweepResult {
+  return {
+    type: 'result',
+    id,
+    params: { 'x.symbol': symbol },
+    ok: false,
+    reason: 'missing-data',
+    missing: [{ token, symbol }],
+    error: `strategies subscribe to 1 token(s) the backtest data does not hold: ${token} (${symbol})\n${holds}`,
+  };
+}

@@ -64,7 +64,11 @@ export function backtestCommand(): Command {
           const started = performance.now();
           // Only the sweep's runner here: the backtest itself runs in the workers, so this
           // thread does not load the kernel and the workers start that much sooner.
-          const { runSweep } = await import('../../backtest/sweep-runner.ts');
+          const [{ runSweep }, { SweepMissingDataError }] = await Promise.all([
+            import('../../backtest/sweep-runner.ts'),
+            import('../../backtest/sweep-missing.ts'),
+          ]);
+          // Runs that lacked data throw before anything is written: exit 3, every run named.
           const ranked = await runSweep(spec, {
             workers,
             out,
@@ -73,17 +77,18 @@ export function backtestCommand(): Command {
             // The runs' log lines come from the workers and print above the bar.
             onLog: (text) => bar.print(process.stdout, text),
             logTTY: process.stdout.isTTY === true,
+          }).catch((err: unknown) => {
+            bar.done();
+            if (!(err instanceof SweepMissingDataError)) throw err;
+            process.stderr.write(`${err.message}\n(--allow-missing runs on with a warning)\n`);
+            process.exitCode = EXIT.missingData;
+            return undefined;
           });
+          if (ranked === undefined) return;
           bar.done();
           const runs = ranked.results.length;
           // The workers that actually ran a job, as the results say.
           const used = new Set(ranked.results.flatMap((r) => r.worker ?? [])).size;
-          const gap = ranked.results.find((r) => !r.ok && r.reason === 'missing-data');
-          if (gap !== undefined && !gap.ok) {
-            process.stderr.write(`${gap.error}\n(--allow-missing runs on with a warning)\n`);
-            process.exitCode = EXIT.missingData;
-            return;
-          }
           process.stdout.write(ranked.table);
           process.stdout.write(
             `\n${runs} runs on ${used} worker${used === 1 ? '' : 's'} in ${((performance.now() - started) / 1_000).toFixed(1)} s\n`,
