@@ -13,13 +13,17 @@ const point = (at: number, equity: number): EquityPoint => ({
   exposure: 0,
   open: true,
 });
-const day = (returnPercent: number): PeriodReturn => ({
-  period: '',
-  startEquity: 0,
-  endEquity: 0,
-  pnl: 0,
-  returnPercent,
-});
+/** A day that made `pnl` paise on `startEquity` (returnPercent rounded, as period-returns does). */
+const day = (percent: number, startEquity = 10_000): PeriodReturn => {
+  const pnl = (startEquity * percent) / 100;
+  return {
+    period: '',
+    startEquity,
+    endEquity: startEquity + pnl,
+    pnl,
+    returnPercent: Math.round(percent * 100) / 100,
+  };
+};
 const trade = (net: number, closedAt: number): TradeDetail => ({ net, closedAt }) as TradeDetail;
 
 describe('riskStats', () => {
@@ -91,5 +95,31 @@ describe('riskStats', () => {
       maxConsecutiveLosses: 0,
       maxDrawdownDurationMs: 0,
     });
+  });
+
+  it('uses exact daily returns, not the ones rounded to 0.01 % for display', () => {
+    // ₹10 lakh, 60 sessions alternating +₹10 and +₹70: 0.001 % and 0.007 % a day, which
+    // round to 0.00 % and 0.01 %.
+    const capital = 100_000_000;
+    const daily: PeriodReturn[] = [];
+    let equity = capital;
+    for (let i = 0; i < 60; i++) {
+      const pnl = i % 2 === 0 ? 1_000 : 7_000;
+      daily.push({
+        period: '',
+        startEquity: equity,
+        endEquity: equity + pnl,
+        pnl,
+        returnPercent: Math.round((pnl / equity) * 10_000) / 100,
+      });
+      equity += pnl;
+    }
+    const r = riskStats({ ...base, capital, finalEquity: equity, equity: [], daily, trades: [] });
+    const exact = daily.map((d) => d.pnl / d.startEquity);
+    const mean = exact.reduce((s, x) => s + x, 0) / exact.length;
+    expect(r.returnAnnualPercent).toBe(Math.round(((1 + mean) ** 252 - 1) * 10_000) / 100);
+    expect(r.returnAnnualPercent).toBe(1.01);
+    // ±0.003 % a day: 0.05 % a year, not the 0.08 % the rounded returns' noise gives.
+    expect(r.volatilityAnnualPercent).toBe(0.05);
   });
 });

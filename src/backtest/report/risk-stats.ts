@@ -101,7 +101,9 @@ export function riskStats(input: {
   startMs: number;
   endMs: number;
 }): RiskStats {
-  const r = input.daily.map((d) => d.returnPercent / 100);
+  // Exact returns: `returnPercent` is rounded to 0.01 % for display, which on ₹10 lakh is
+  // ₹100 a day, enough to quantise a quiet strategy's days away.
+  const r = input.daily.map((d) => (d.startEquity === 0 ? 0 : d.pnl / d.startEquity));
   const enough = r.length >= 2;
   const { mean, sd } = enough ? meanSd(r) : { mean: 0, sd: 0 };
   const downside = Math.sqrt(
