@@ -1,8 +1,8 @@
 import { IST_OFFSET_MS, toIstIso } from '../domain/ist.ts';
-import { formatRupees, parseRupees } from '../domain/money.ts';
+import { formatRupees } from '../domain/money.ts';
 import type { JournalSnapshot } from '../execution/journal.ts';
 import { PositionBook } from '../execution/position-book.ts';
-import type { TrackedOrder } from '../execution/tracked-order.ts';
+import { workingPrices } from '../execution/working-prices.ts';
 import type { LastPrice } from '../runtime/last-prices.ts';
 
 /** One order as `tiqs-runner orders --json` prints it (money as rupee text, '' for none). */
@@ -18,9 +18,9 @@ export interface OrderRow {
   filled: number;
   type: string;
   product: string;
-  /** Limit price (the book's, else the last request's, else the intent's); '' for none. */
+  /** Limit price now (see `workingPrices`); '' for none. */
   price: string;
-  /** Trigger of a stop order (a cover order's stop-loss); '' for none. */
+  /** Trigger of a stop order now (a cover order's stop leg: its stop-loss); '' for none. */
   triggerPrice: string;
   /** Average fill price from the journal's fills; '' before any. */
   averagePrice: string;
@@ -50,34 +50,8 @@ export interface PositionRow {
   unrealised: string;
 }
 
-/** The wire's rupee text as paise; "0" or nothing means no price. */
-function wirePrice(text: string | undefined): number | undefined {
-  if (text === undefined || text === '' || text === '0') return undefined;
-  const paise = parseRupees(text);
-  return paise === 0 ? undefined : paise;
-}
-
 const rupeeText = (paise: number | undefined): string =>
   paise === undefined ? '' : formatRupees(Math.round(paise));
-
-/**
- * The prices an order works at, as a strategy sees them (`ctx.openOrders`): a limit follows
- * the book, else the last request (modifications), else the intent; a stop's trigger the last
- * request, else the intent; a cover order's stop leg its stop-loss price.
- */
-function pricesOf(o: TrackedOrder): { price?: number; trigger?: number } {
-  const type = o.intent.orderType;
-  const limit = type === 'LMT' || type === 'SL-LMT';
-  const stop = type === 'SL-LMT' || type === 'SL-MKT';
-  const price = limit ? (o.bookPrice ?? wirePrice(o.request?.price) ?? o.intent.price) : undefined;
-  const trigger = stop
-    ? (wirePrice(o.request?.triggerPrice) ?? o.intent.triggerPrice)
-    : o.intent.bookLossPrice;
-  return {
-    ...(price === undefined ? {} : { price }),
-    ...(trigger === undefined ? {} : { trigger }),
-  };
-}
 
 /** Every order of a journal, oldest placement first, with its average fill price. */
 export function orderRows(snapshot: JournalSnapshot): OrderRow[] {
@@ -89,7 +63,7 @@ export function orderRows(snapshot: JournalSnapshot): OrderRow[] {
     fills.set(f.tag, sum);
   }
   return snapshot.orders.map((o) => {
-    const { price, trigger } = pricesOf(o);
+    const { price, trigger } = workingPrices(o);
     const filled = fills.get(o.tag);
     return {
       strategy: o.strategyId,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { formatRupees } from '../domain/money.ts';
 import type { ShutdownReport } from '../execution/run-shutdown.ts';
+import { workingPrices } from '../execution/working-prices.ts';
 
 /**
  * Messages of the last lines of a stop, stable for machines (`logging.format: json`):
@@ -44,8 +45,8 @@ export function logShutdownReport(log: Logger, report: ShutdownReport, durationM
   }
   for (const { order, role } of report.orders) {
     const { intent } = order;
-    const isStopLeg = order.intentId.endsWith('/stop');
-    const trigger = isStopLeg ? intent.bookLossPrice : intent.triggerPrice;
+    // As the order works now: modifications (a trailing stop) update the request, not the intent.
+    const { price, trigger } = workingPrices(order);
     log.info(
       {
         event: 'open-order',
@@ -56,7 +57,7 @@ export function logShutdownReport(log: Logger, report: ShutdownReport, durationM
         quantity: order.quantity,
         remaining: Math.max(0, order.quantity - order.filledQuantity),
         orderType: intent.orderType,
-        price: rupees(order.bookPrice ?? intent.price),
+        price: rupees(price),
         triggerPrice: rupees(trigger),
         role,
         status: order.orderId === undefined ? 'outcome unknown' : order.status,
