@@ -28,6 +28,11 @@ export interface PlayOptions {
    * would have seen it; only an idle night of samples costs no step.
    */
   sample?: { everyMs: number; take(at: number): void };
+  /**
+   * Stops the replay between two instants once aborted (a backtest whose strategy just
+   * subscribed to a token the data lacks): `play` returns with the clock where it stopped.
+   */
+  signal?: AbortSignal;
 }
 
 /** How often (virtual ms) {@link ReplayMarket.play} reports progress. */
@@ -206,7 +211,7 @@ export class ReplayMarket implements MarketFeed {
       // Continuations of the previous instant (tracking polls, placements, strategies'
       // promises) run now, all of them, before time moves: everything is in process.
       await turn();
-      if (this.closed) return;
+      if (this.closed || options.signal?.aborted === true) return;
       // The block was used up: read the next (only streams wait here, between instants).
       if (!cursor.pending) await cursor.ready();
       if (this.closed) return;

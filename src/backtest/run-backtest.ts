@@ -194,12 +194,27 @@ export async function runBacktest(
     inputs.attach();
     // Strategies have subscribed: a token the data lacks stops the run here, not as a quiet zero.
     await gaps.check();
+    // A token first subscribed mid-run is checked as it is subscribed: one the data lacks
+    // stops the replay at that instant, not after the rest of the window (allowed, it is
+    // kept for the summary and the run goes on).
+    const stop = new AbortController();
+    let lateGap: unknown;
+    subs.push(
+      watch.added$.subscribe(() => {
+        gaps.check().catch((err: unknown) => {
+          lateGap ??= err;
+          stop.abort();
+        });
+      }),
+    );
     // The equity curve is sampled by the replay between its steps, not by a timer: a
     // night of samples costs no step (nothing changes between steps).
     await market.play(to, {
       sample: { everyMs: bt.equityIntervalSeconds * 1_000, take: sample },
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      signal: stop.signal,
     });
+    if (lateGap !== undefined) throw lateGap;
     if (data.kind === 'candles')
       for (const note of candleReplayNotes(data.candles)) logger.warn(note);
     sample(clock.now());

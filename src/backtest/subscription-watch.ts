@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { type Observable, Subject } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketDataBusStats, SubscribeOptions } from '../market-data/bus-options.ts';
@@ -21,6 +21,14 @@ import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
  */
 export class SubscriptionWatch implements MarketFeed {
   private readonly seen = new Map<number, number>();
+  private readonly firstSeen = new Subject<number>();
+
+  /**
+   * Each token as it is first subscribed, at once (synchronously, inside the subscriber's
+   * call): a backtest checks it against its data there and stops the replay, rather than
+   * finding out after replaying the rest of the window.
+   */
+  readonly added$: Observable<number> = this.firstSeen.asObservable();
 
   constructor(
     private readonly inner: MarketFeed,
@@ -89,6 +97,10 @@ export class SubscriptionWatch implements MarketFeed {
    */
   private note(tokens: readonly number[]): void {
     const now = this.clock.now();
-    for (const t of tokens) if (!this.seen.has(t)) this.seen.set(t, now);
+    for (const t of tokens) {
+      if (this.seen.has(t)) continue;
+      this.seen.set(t, now);
+      this.firstSeen.next(t);
+    }
   }
 }
