@@ -91,4 +91,15 @@ describe('OrderEventLog', () => {
       event: { reason: 'risk' },
     });
   });
+
+  it('says what the order is after a modify: a later line shows the new quantity and price', () => {
+    const { records, log } = capture();
+    log.log({ ...base, type: 'OrderSubmitted', intent });
+    log.log({ ...base, type: 'OrderModified', orderId: '9', quantity: 5, price: 79000 });
+    log.log({ ...base, type: 'OrderCancelled', orderId: '9', filledQuantity: 0 });
+    expect(records.map((r) => (r.order as { quantity: number; price: number }).price)).toEqual([
+      79415, 79000, 79000,
+    ]);
+    expect(records.at(-1)?.order).toMatchObject({ side: 'B', quantity: 5, price: 79000 });
+  });
 });

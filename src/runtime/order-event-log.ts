@@ -26,7 +26,7 @@ const FINAL = new Set<OrderEvent['type']>(['OrderFilled', 'OrderCancelled', 'Ord
  * quantity, symbol, token, type, prices): the events themselves name only the intent, and
  * a fill line that says what was bought reads without the lines before it. The summary is
  * learnt from the event that carries the intent (`OrderSubmitted`, `OrderDenied`,
- * `IntentDeferred`) and forgotten at the order's end, so the map holds working orders only.
+ * `IntentDeferred`), updated by `OrderModified` (quantity, price) and forgotten at the order's end, so the map holds working orders only.
  * Rejections and denials are warnings; every other event stays at info, as machines reading
  * the JSON expect; pretty output shows the routine steps (submitted, accepted, opened) only
  * at debug.
@@ -48,6 +48,8 @@ export class OrderEventLog {
     const { intent, ...rest } = e as OrderEvent & { intent?: OrderIntent };
     const learnt = intent === undefined ? undefined : summaryOf(intent);
     if (learnt !== undefined && e.type !== 'OrderDenied') this.orders.set(key, learnt);
+    // A modify changes the working order: later lines (cancelled, filled) say what it is now.
+    if (e.type === 'OrderModified') this.modified(key, e.quantity, e.price);
     const order = learnt ?? this.orders.get(key);
     if (FINAL.has(e.type)) this.orders.delete(key);
     const level = e.type === 'OrderRejected' || e.type === 'OrderDenied' ? 'warn' : 'info';
@@ -55,6 +57,12 @@ export class OrderEventLog {
     const log = this.logger.child({ component: 'execution', strategy: e.strategyId });
     const fields = order === undefined ? { event: rest } : { event: rest, order };
     log[level](fields, e.type);
+  }
+
+  private modified(key: string, quantity: number, price: number | undefined): void {
+    const known = this.orders.get(key);
+    if (known === undefined) return;
+    this.orders.set(key, { ...known, quantity, ...(price === undefined ? {} : { price }) });
   }
 }
 
