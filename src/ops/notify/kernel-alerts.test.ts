@@ -103,6 +103,7 @@ function stubKernel(clock: VirtualClock) {
     instruments: { byToken: (t: number) => (t === 3045 ? { symbol: 'SBIN-EQ' } : undefined) },
     calendarStore: { calendar: { isOpen: () => state.open } },
     strategyStatus: () => state.strategies,
+    strategyFailures: () => (state.strategies.b === 'failed' ? { b: 'boom: no such column' } : {}),
   } as unknown as Kernel;
   return { kernel, events, stale, state };
 }
@@ -145,7 +146,7 @@ describe('watchKernel transitions (stub kernel, virtual clock)', () => {
     state.strategies = { a: 'running', b: 'failed' };
     clock.advanceBy(3_000);
     expect(alerts.filter((a) => a.kind === 'strategy-error').map((a) => a.text)).toEqual([
-      'strategy b stopped by an error (the others keep running; see the log)',
+      'strategy b stopped by an error: boom: no such column (the others keep running; see the log)',
     ]);
 
     const before = alerts.length;

@@ -158,10 +158,11 @@ export function watchKernel(
     for (const [id, st] of Object.entries(kernel.strategyStatus())) {
       if (st !== 'failed' || failed.has(id)) continue;
       failed.add(id);
+      const why = failureOf(kernel, id);
       emit({
         kind: 'strategy-error',
         at: now,
-        text: `strategy ${id} stopped by an error (the others keep running; see the log)`,
+        text: `strategy ${id} stopped by an error${why === undefined ? '' : `: ${why}`} (the others keep running; see the log)`,
         data: { strategy: id },
       });
     }
@@ -188,6 +189,16 @@ export function watchKernel(
   };
   sub.add(interval(options.pollMs ?? 1_000, clock.scheduler).subscribe(poll));
   return sub;
+}
+
+/** The longest error message an alert quotes; the log has it whole. */
+const MAX_FAILURE = 300;
+
+/** What strategy `id` failed with, when the kernel says (`strategyFailures`). */
+function failureOf(kernel: Kernel, id: string): string | undefined {
+  const failures = (kernel as { strategyFailures?: () => Record<string, string> }).strategyFailures;
+  const why = failures?.call(kernel)[id];
+  return why === undefined ? undefined : why.slice(0, MAX_FAILURE);
 }
 
 /** The daily summary after the close: PnL per strategy and in total, fills, what is open. */
