@@ -62,7 +62,10 @@ export async function dataContents(parts: readonly { dir: string }[]): Promise<D
     if (await isCandleRecording(dir)) {
       kind = 'candles';
       const { meta } = await readCandleRecordingMeta(dir);
-      for (const i of meta.instruments) tokens.set(i.token, i.symbol);
+      // A token listed with no bars (an option the source has no past for, a range before
+      // its data) is data the recording lacks, not data present.
+      for (const i of meta.instruments)
+        if (meta.barsByToken?.[String(i.token)] !== 0) tokens.set(i.token, i.symbol);
       startMs = Math.min(startMs, meta.startMs);
       endMs = Math.max(endMs, meta.endMs);
       records += meta.bars;
@@ -183,10 +186,17 @@ export class MissingDataCheck {
     private readonly allow: boolean,
   ) {}
 
-  /** Compares every token subscribed so far with the data. */
-  async check(): Promise<void> {
+  /**
+   * Compares every token subscribed so far with the data. `absent`: tokens the data lists
+   * but that did not replay (every bar of a candle token outside the calendar's sessions).
+   */
+  async check(absent: ReadonlySet<number> = new Set()): Promise<void> {
     this.contents ??= await dataContents(this.parts);
-    const found = findMissing(this.watch.tokens(), this.contents, this.symbolOf);
+    const contents =
+      absent.size === 0
+        ? this.contents
+        : { ...this.contents, tokens: this.contents.tokens.filter((t) => !absent.has(t.token)) };
+    const found = findMissing(this.watch.tokens(), contents, this.symbolOf);
     if (found === undefined) return;
     if (!this.allow) throw new MissingDataError(found);
     this.report = found;

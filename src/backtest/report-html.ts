@@ -63,8 +63,15 @@ export function reportHtml(result: BacktestResult, analysis: Analysis = analyze(
           .join(', ')}. The data (${missing.contents.kind}) holds ${missing.contents.tokens
           .map((t) => esc(t.symbol ?? String(t.token)))
           .join(', ')}.</p>`;
+  // Notes on the data and failed strategies change what every figure means: shown first too.
+  const notes = [
+    ...(result.warnings ?? []),
+    ...Object.entries(result.failures ?? {}).map(([id, why]) => `strategy ${id} failed: ${why}`),
+  ]
+    .map((n) => `<p class="warning data-note">WARNING: ${esc(n)}</p>`)
+    .join('\n');
   const body = `<h1>Backtest: ${esc(result.name)}</h1>
-${warning}
+${warning}${notes}
 ${summarySection(result, analysis)}
 ${runSection(result)}
 <h2>Equity</h2><p class="axis-note">Equity in ₹${bench}.</p><div id="equity" class="chart"></div>

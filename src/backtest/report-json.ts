@@ -84,6 +84,10 @@ export function* reportJsonParts(
     rejections: result.rejections,
     // Tokens subscribed that the data lacks (a run with --allow-missing); null when none.
     missingData: result.missingData ?? null,
+    // What the data made of the run (an unfinished candle download, bars outside every session).
+    warnings: result.warnings ?? [],
+    // Failed strategy id → what it failed with.
+    failures: result.failures ?? {},
     // overall / bySymbol / byStrategy / byExitReason stats, daily and monthly returns,
     // best and worst day, the buy-and-hold benchmark.
     stats,

@@ -12,7 +12,11 @@ import { Kernel } from '../runtime/kernel.ts';
 import type { PlotPoint } from '../strategy/strategy-context.ts';
 import { type BacktestSpec, type ParamOverrides, withParams } from './backtest-spec.ts';
 import { CandleRecordingHistory } from './candle-recording-history.ts';
-import { candleReplayNotes, openBacktestData } from './candle-replay/open-backtest-data.ts';
+import {
+  candleReplayNotes,
+  openBacktestData,
+  skippedTokens,
+} from './candle-replay/open-backtest-data.ts';
 import { type CostModel, costModel } from './cost-model.ts';
 import { EquitySeries } from './equity-series.ts';
 import { type EquityPoint, type Summary, summarize } from './metrics.ts';
@@ -47,6 +51,10 @@ export interface BacktestResult extends ReportInputs {
   missingData?: MissingData;
   /** Strategy id → final status (`failed` means its stream threw). */
   strategies: Record<string, string>;
+  /** Failed strategy id → what it failed with (the CLI prints it and exits non-zero). */
+  failures?: Record<string, string>;
+  /** What the data made of the run (an unfinished candle download, bars skipped), for the summary. */
+  warnings?: string[];
   costModel: CostModel;
   fillModel: { latencyMs: number; slippageTicks: number };
   /** Wall-clock ms the replay took. */
@@ -129,6 +137,7 @@ export async function runBacktest(
   const intents: IntentRecord[] = [];
   const plots: PlotPoint[] = [];
   const rejections = new RejectionLog();
+  const warnings: string[] = [];
   // Columns while running (flat buffers, not an object a sample); points at the end.
   const curve = new EquitySeries();
   const capital = Math.round(bt.capital * 100);
@@ -215,11 +224,11 @@ export async function runBacktest(
       signal: stop.signal,
     });
     if (lateGap !== undefined) throw lateGap;
-    if (data.kind === 'candles')
-      for (const note of candleReplayNotes(data.candles)) logger.warn(note);
+    if (data.kind === 'candles') warnings.push(...candleReplayNotes(data.candles));
+    for (const note of warnings) logger.warn(note);
     sample(clock.now());
-    // Again for tokens first subscribed mid-run.
-    await gaps.check();
+    // Again for tokens first subscribed mid-run, and for candle tokens none of whose bars replayed.
+    await gaps.check(data.kind === 'candles' ? skippedTokens(data.candles) : undefined);
     await stopInVirtualTime(kernel, clock);
   } finally {
     for (const s of subs) s.unsubscribe();
@@ -261,6 +270,8 @@ export async function runBacktest(
     rejections: rejections.list,
     ...(gaps.report === undefined ? {} : { missingData: gaps.report }),
     strategies: kernel.strategyStatus(),
+    failures: kernel.strategyFailures(),
+    warnings,
     costModel: model,
     fillModel: { ...config.paper },
     elapsedMs: Math.round(performance.now() - started),

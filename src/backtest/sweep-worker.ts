@@ -29,6 +29,17 @@ async function run(job: SweepJob): Promise<SweepResult> {
         isTTY: job.logTTY === true,
       },
     });
+    // A run whose strategy failed has no result worth ranking: it is a failed run (last).
+    const failures = Object.entries(result.failures ?? {});
+    if (failures.length > 0)
+      return {
+        type: 'result',
+        id: job.id,
+        params: job.params,
+        ok: false,
+        error: failures.map(([id, why]) => `strategy ${id} failed: ${why}`).join('; '),
+        worker: threadId,
+      };
     return {
       type: 'result',
       id: job.id,

@@ -202,6 +202,15 @@ export class Kernel {
     return Object.fromEntries(this.strategies.map((s) => [s.id, s.status]));
   }
 
+  /** Failed strategies' ids with what they failed with (the error's message). */
+  strategyFailures(): Record<string, string> {
+    return Object.fromEntries(
+      this.strategies
+        .filter((s) => s.status === 'failed')
+        .map((s) => [s.id, s.failure instanceof Error ? s.failure.message : String(s.failure)]),
+    );
+  }
+
   /** Positions as the kernel publishes them: after each fill and each periodic mark. */
   get positionUpdates$(): Observable<Position[]> {
     return this.positions$.asObservable();

@@ -49,12 +49,18 @@ export interface StrategyWiring {
 export class StrategyRunner {
   private current: StrategyStatus = 'stopped';
   private subscription: Subscription | undefined;
+  private error: unknown;
 
   constructor(readonly loaded: LoadedStrategy) {}
 
   /** The strategy's id. */
   get id(): string {
     return this.loaded.id;
+  }
+
+  /** Why it failed (what it threw or errored with); undefined unless `failed`. */
+  get failure(): unknown {
+    return this.error;
   }
 
   /** Whether it runs, failed or was stopped. */
@@ -69,6 +75,7 @@ export class StrategyRunner {
     const log = wiring.logger.child({ component: 'strategy', strategy: id });
     const fail = (err: unknown) => {
       this.current = 'failed';
+      this.error = err;
       this.subscription?.unsubscribe();
       log.error({ err }, 'strategy failed and was stopped; the others keep running');
     };

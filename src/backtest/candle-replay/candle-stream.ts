@@ -14,6 +14,17 @@ export interface CandleSeries {
   readonly dirs: readonly string[];
 }
 
+/**
+ * Bars left out for falling outside every session: how many, and which tokens had any,
+ * beside the tokens that replayed at least one bar (a token skipped and never replayed is
+ * data the replay lacks).
+ */
+export interface CandleSkips {
+  bars: number;
+  readonly tokens: Set<number>;
+  readonly replayed: Set<number>;
+}
+
 /** About this many records per block (whole instants): about 170 KiB of full quotes. */
 const BLOCK_RECORDS = 1_024;
 
@@ -34,7 +45,7 @@ async function* barsOf(series: CandleSeries): AsyncGenerator<Candle> {
 async function* quotesOf(
   series: CandleSeries,
   calendar: TradingCalendar,
-  skipped: { bars: number },
+  skipped: CandleSkips,
 ): AsyncGenerator<BarQuote[]> {
   const quotes = new BarQuotes(series.token);
   const exchange = exchangeOf(series.exchange);
@@ -47,8 +58,10 @@ async function* quotesOf(
     const session = calendar.sessionAt(bar.start, exchange);
     if (session === undefined) {
       skipped.bars += 1;
+      skipped.tokens.add(series.token);
       continue;
     }
+    skipped.replayed.add(series.token);
     const before = closeAt !== undefined && closeAt !== session.end ? closing() : [];
     closeAt = session.end;
     yield [...before, ...quotes.quotes(bar, Math.min(bar.end, session.end))];
@@ -81,13 +94,15 @@ export function candleRecordStream(
   dir: string,
   series: readonly CandleSeries[],
   calendar: TradingCalendar,
-): RecordStream & { readonly skipped: { bars: number } } {
-  const skipped = { bars: 0 };
+): RecordStream & { readonly skipped: CandleSkips } {
+  const skipped: CandleSkips = { bars: 0, tokens: new Set(), replayed: new Set() };
   return {
     dir,
     skipped,
     async *blocks() {
       skipped.bars = 0;
+      skipped.tokens.clear();
+      skipped.replayed.clear();
       const heads: Head[] = [];
       for (const s of series) {
         const gen = quotesOf(s, calendar, skipped);

@@ -11,7 +11,7 @@ import {
 import { RecordingError } from '../../recording/recording-error.ts';
 import type { RecordingMeta } from '../../recording/recording-meta.ts';
 import { openRecordings, type RecordingSet } from '../../recording/recording-set.ts';
-import { type CandleSeries, candleRecordStream } from './candle-stream.ts';
+import { type CandleSeries, type CandleSkips, candleRecordStream } from './candle-stream.ts';
 import { mergeCandleHolidays } from './merge-candle-holidays.ts';
 
 /** What a candle replay knows beyond its records: the bars' interval, tokens and calendar. */
@@ -21,7 +21,7 @@ export interface CandleData {
   readonly series: readonly CandleSeries[];
   readonly calendar: TradingCalendar;
   /** Bars left out for falling outside every session (known once the replay is over). */
-  readonly skipped: { bars: number };
+  readonly skipped: CandleSkips;
 }
 
 /** A backtest's data: recorded ticks, or candles replayed as synthesised quotes. */
@@ -181,5 +181,16 @@ export function candleReplayNotes(candles: CandleData): string[] {
       `${candles.skipped.bars} bar(s) fell outside every session of the recording's calendar and were not replayed`,
     );
   }
+  const none = [...skippedTokens(candles)];
+  if (none.length > 0)
+    notes.push(
+      `every bar of token(s) ${none.join(', ')} fell outside the calendar's sessions (holidays for another year? naive UTC times?)`,
+    );
   return notes;
+}
+
+/** Tokens whose every bar read was skipped: listed in the data, yet never replayed. */
+export function skippedTokens(candles: CandleData): ReadonlySet<number> {
+  const { tokens, replayed } = candles.skipped;
+  return new Set([...tokens].filter((t) => !replayed.has(t)));
 }

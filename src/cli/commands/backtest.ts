@@ -18,6 +18,18 @@ function workerCount(text: string): number {
   return n;
 }
 
+/**
+ * The exit code of a run whose strategies failed: 3 (missing data) when a strategy looked
+ * up an instrument the backtest's master lacks (over candles, only `instruments.csv`
+ * beside them), else 1; 0 when none failed. A failed strategy's zeros are not a result.
+ */
+function failedExit(failures: readonly string[]): number {
+  if (failures.length === 0) return EXIT.ok;
+  return failures.some((why) => /not in the instrument master/.test(why))
+    ? EXIT.missingData
+    : EXIT.failure;
+}
+
 /** Options of `backtest`. */
 interface BacktestOptions {
   config: string;
@@ -116,19 +128,17 @@ export function backtestCommand(): Command {
         process.stdout.write(
           `backtest ${spec.name}: ${result.summary.quoteEvents} quote events in ${(result.elapsedMs / 1_000).toFixed(1)} s\n`,
         );
-        const warnings =
-          result.missingData === undefined
+        const failures = Object.entries(result.failures ?? {});
+        const warnings = [
+          ...(result.missingData === undefined
             ? []
-            : [`${describeMissing(result.missingData)}\n(run on: --allow-missing)`];
+            : [`${describeMissing(result.missingData)}\n(run on: --allow-missing)`]),
+          ...(result.warnings ?? []),
+          ...failures.map(([id, why]) => `strategy ${id} failed: ${why}`),
+        ];
         process.stdout.write(formatSummary(result.summary, { warnings }));
-        const failed = Object.entries(result.strategies).filter(([, s]) => s === 'failed');
-        if (failed.length > 0) {
-          process.stdout.write(
-            `  failed strategies: ${failed.map(([id]) => id).join(', ')} (see the log)\n`,
-          );
-        }
         process.stdout.write(`wrote ${files.json}\nwrote ${files.html}\n`);
-        process.exitCode = EXIT.ok;
+        process.exitCode = failedExit(failures.map(([, why]) => why));
       } catch (err) {
         if (err instanceof MissingDataError) {
           process.stderr.write(`${err.message}\n(--allow-missing runs on with a warning)\n`);
