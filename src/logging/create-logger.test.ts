@@ -79,6 +79,33 @@ describe('createLogger', () => {
     expect(typeof records[2]?.time).toBe('number');
   });
 
+  it('with a simulated clock (a backtest), JSON `time` is the clock’s and the wall time is `wallTime`', () => {
+    const { lines, destination } = capture();
+    const at = Date.parse('2026-11-20T03:43:00.000Z');
+    const context: LogContext = { now: () => at };
+    const log = createLogger({
+      level: 'info',
+      format: 'json',
+      destination,
+      context,
+      simulatedTime: true,
+    });
+    const before = Date.now();
+    log.info('replayed');
+    const record = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    expect(record.time).toBe(at);
+    expect(record.wallTime).toBeGreaterThanOrEqual(before);
+    expect(record.marketTime).toBe('2026-11-20T09:13:00.000+05:30');
+    // Live and paper keep pino's own (wall-clock) time.
+    const live = capture();
+    createLogger({ level: 'info', format: 'json', destination: live.destination, context }).info(
+      'x',
+    );
+    expect((JSON.parse(live.lines[0] ?? '{}') as { time: number }).time).toBeGreaterThanOrEqual(
+      before,
+    );
+  });
+
   it('pretty lines carry the bound clock’s IST time and symbols', () => {
     const { lines, destination } = capture();
     const context: LogContext = {
