@@ -121,6 +121,31 @@ describe('TelegramChannel against a fake Bot API on loopback', () => {
     expect(channel.stats()).toMatchObject({ sent: 2, retries: 1, failed: 0, dropped: 0 });
   });
 
+  it('logs a refused token and an unreachable API without the token', async () => {
+    fake = await startFakeTelegram('another-token-entirely');
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
+    const deps = { logger, scrub: secretScrubber([TOKEN]), mode: 'paper', wait: async () => {} };
+    const settings = { botToken: TOKEN, chatIds: [TRADER], commands: false };
+    const refused = new TelegramChannel({ ...settings, apiRoot: fake.apiRoot }, queue, deps);
+    // Port 9 (discard) on loopback: nothing listens, the request fails at once.
+    const unreachable = new TelegramChannel(
+      { ...settings, apiRoot: 'http://127.0.0.1:9' },
+      { ...queue, maxRetries: 1 },
+      deps,
+    );
+    for (const c of [refused, unreachable]) {
+      c.deliver({ kind: 'bot', at: 0, text: 'bot started' });
+      await c.stop(AbortSignal.timeout(5_000));
+    }
+    expect(refused.stats()).toMatchObject({ failed: 1, retries: 0 });
+    expect(unreachable.stats()).toMatchObject({ failed: 1, retries: 1 });
+    expect(lines.join('')).toContain('telegram: 401 Unauthorized');
+    expect(lines.join('')).toContain("Network request for 'sendMessage' failed");
+    expect(lines.join('')).not.toContain(TOKEN);
+    expect(lines.join('')).not.toContain(TOKEN.split(':')[1]);
+  });
+
   it('answers commands from a configured chat, acting on a paper kernel, and ignores a stranger', async () => {
     const bot = await paperKernel();
     await bot.steps(10);
