@@ -130,6 +130,8 @@ export async function runBacktest(
       level: bt.logLevel,
       format: spec.config.logging.format,
       context: logContext,
+      // JSON's `time` is the replay's too (tools sort by it); the wall time is `wallTime`.
+      simulatedTime: true,
       ...(options.logSink === undefined ? {} : { destination: options.logSink }),
     });
   const model = costModel(bt.costs);
