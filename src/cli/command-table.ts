@@ -52,13 +52,14 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
   {
     name: 'orders',
     term: 'orders [options]',
-    description: 'Print the orders recorded in the journal of a config',
+    description: 'Print the orders recorded in the journal of a config (no credentials needed)',
     load: async () => (await import('./commands/journal-commands.ts')).ordersCommand(),
   },
   {
     name: 'positions',
     term: 'positions [options]',
-    description: 'Print positions and realised PnL rebuilt from the journal of a config',
+    description:
+      'Print positions rebuilt from the journal of a config, marked to the last price it saw (no credentials needed)',
     load: async () => (await import('./commands/journal-commands.ts')).positionsCommand(),
   },
   {
