@@ -74,6 +74,30 @@ describe('RejectionLog', () => {
     expect([log.rejected, log.denied]).toEqual([0, 2]);
   });
 
+  it('makes up no side or size where nothing said them (a square-off of everything)', () => {
+    const log = new RejectionLog();
+    log.onEvent({
+      type: 'OrderDenied',
+      strategyId: 'sma',
+      intentId: 's1',
+      at: 1,
+      intent: { kind: 'squareOff', id: 's1', reason: 'eod' },
+      reason: 'paused',
+    } as never);
+    log.onEvent({
+      type: 'OrderRejected',
+      strategyId: 'sma',
+      intentId: 'x9',
+      tag: 't',
+      at: 2,
+      reason: 'no',
+    });
+    expect(log.list.map((r) => [r.token, r.side, r.quantity])).toEqual([
+      [0, undefined, undefined],
+      [0, undefined, undefined],
+    ]);
+  });
+
   it('ignores fills and cancellations', () => {
     const log = new RejectionLog();
     log.onEvent({

@@ -13,8 +13,10 @@ export interface Rejection {
   /** Token of the instrument; 0 when the intent named none (a square-off of everything). */
   token: number;
   symbol?: string;
-  side: TransactionType;
-  quantity: number;
+  /** Absent when nothing said it (a square-off of everything, a cancel of an unseen order): shown "—". */
+  side?: TransactionType;
+  /** Absent when nothing said it, like `side`. */
+  quantity?: number;
   kind: 'rejected' | 'denied';
   reason: string;
 }
@@ -23,8 +25,8 @@ export interface Rejection {
 interface OrderFacts {
   token: number;
   symbol?: string;
-  side: TransactionType;
-  quantity: number;
+  side?: TransactionType;
+  quantity?: number;
 }
 
 /**
@@ -116,7 +118,7 @@ function factsOf(intent: OrderIntent): OrderFacts | undefined {
   };
 }
 
-/** For an order the log never saw placed: no instrument, no size. */
+/** For an order the log never saw placed: no instrument, and no side or size made up. */
 function unknownFacts(): OrderFacts {
-  return { token: 0, side: 'B', quantity: 0 };
+  return { token: 0 };
 }

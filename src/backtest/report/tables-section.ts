@@ -51,7 +51,7 @@ export function tablesSection(result: BacktestResult, a: Analysis): string {
   );
   const rejections = result.rejections.map(
     (r) =>
-      `<tr><td>${ist(r.at)}</td><td>${esc(r.strategy)}</td><td>${esc(r.symbol ?? String(r.token))}</td><td>${r.side}</td><td>${r.quantity}</td><td>${r.kind}</td><td>${esc(r.reason)}</td></tr>`,
+      `<tr><td>${ist(r.at)}</td><td>${esc(r.strategy)}</td><td>${esc(r.symbol ?? String(r.token))}</td><td>${r.side ?? '—'}</td><td>${r.quantity ?? '—'}</td><td>${r.kind}</td><td>${esc(r.reason)}</td></tr>`,
   );
   return `<h2>By symbol</h2>${statsTable('by-symbol', 'Symbol', a.bySymbol)}
 <h2>By strategy</h2>${statsTable('by-strategy', 'Strategy', a.byStrategy)}
