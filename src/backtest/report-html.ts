@@ -9,9 +9,11 @@ import { pageShell } from './report/page-shell.ts';
 import { runSection } from './report/run-section.ts';
 import { summarySection } from './report/summary-section.ts';
 import { tablesSection } from './report/tables-section.ts';
+import { MARKER_COLORS } from './report/trade-markers.ts';
 import type { BacktestResult } from './run-backtest.ts';
 
 const require = createRequire(import.meta.url);
+const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The lightweight-charts standalone bundle, read once, inlined into every report. */
 let chartsBundle: string | undefined;
@@ -53,6 +55,13 @@ export function reportHtml(result: BacktestResult, analysis: Analysis = analyze(
         `<h3>${esc(i.symbol)}</h3><div id="price-${i.token}" class="chart${i.plots.some((p) => !p.overlay) ? ' tall' : ''}" data-symbol="${esc(i.symbol)}"></div>`,
     )
     .join('\n');
+  // Said above every chart: a long run is drawn in coarser bars than the data holds.
+  const res = data.resolution;
+  const coarse =
+    res.label === '1m'
+      ? ''
+      : ` Drawn in ${res.words} bars so the whole run fits (report.json keeps every sample).`;
+  const resolution = `<span class="resolution" data-resolution="${res.label}">${esc(coarse)}</span>`;
   const missing = result.missingData;
   // A run with --allow-missing says, before any figure, which subscribed tokens had no data.
   const warning =
@@ -74,9 +83,9 @@ export function reportHtml(result: BacktestResult, analysis: Analysis = analyze(
 ${warning}${notes}
 ${summarySection(result, analysis)}
 ${runSection(result)}
-<h2>Equity</h2><p class="axis-note">Equity in ₹${bench}.</p><div id="equity" class="chart"></div>
-<h2>Drawdown</h2><p class="axis-note">Drawdown: % below the running peak (0 at a new high, negative below it).</p><div id="drawdown" class="chart"></div>
-<h2>Prices</h2><p class="axis-note">One-minute candles in ₹; ▲ buy and ▼ sell at the fill price; strategy plots over the price or in a pane below.</p>
+<h2>Equity</h2><p class="axis-note">Equity in ₹${bench}, before costs for buy &amp; hold.${resolution}</p><div id="equity" class="chart"></div>
+<h2>Drawdown</h2><p class="axis-note">Drawdown: % below the running peak (0 at a new high, negative below it); a bar shows its deepest point.${resolution}</p><div id="drawdown" class="chart"></div>
+<h2>Prices</h2><p class="axis-note">${esc(capitalised(res.words))} candles in ₹. A marker per trade: <b style="color:${MARKER_COLORS.longEntry}">▲ long entry</b>, <b style="color:${MARKER_COLORS.longExit}">▼ its exit</b>, <b style="color:${MARKER_COLORS.shortEntry}">▼ short entry</b>, <b style="color:${MARKER_COLORS.shortExit}">▲ its exit</b>, at the average entry and the exit price (labelled with the exit's reason when not the strategy's own). Strategy plots over the price or in a pane below.</p>
 <div id="prices">${prices === '' ? '<p>No traded instrument.</p>' : prices}</div>
 <div class="scroll">${tablesSection(result, analysis)}</div>`;
   return pageShell(`Backtest ${result.name}`, body, charts(), clientScript(data));

@@ -1,19 +1,26 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
+import { backtestSectionSchema, loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
 import { analyze } from '../../src/backtest/report/analysis.ts';
-import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { MARKER_COLORS } from '../../src/backtest/report/trade-markers.ts';
+import { type BacktestResult, runBacktest } from '../../src/backtest/run-backtest.ts';
 import { writeReport } from '../../src/backtest/write-report.ts';
+import { parseConfig } from '../../src/config/load-config.ts';
+import { SBIN, writeCandleFixture } from './candle-replay-fixture.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
 /** Runs a spec, writes its report and opens it; errors and off-file requests are kept. */
 async function open(browser: Browser, specFile: string) {
-  const result = await runBacktest(await loadBacktestSpec(specFile));
+  return openResult(browser, await runBacktest(await loadBacktestSpec(specFile)));
+}
+
+/** Writes a run's report and opens it. */
+async function openResult(browser: Browser, result: BacktestResult) {
   const { html } = await writeReport(result, mkdtempSync(join(tmpdir(), 'tr-html-')));
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   const errors: string[] = [];
@@ -96,10 +103,19 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
       `[...document.querySelectorAll('#prices [data-symbol]')].map((d) => d.dataset.symbol)`,
     );
     expect(new Set(symbols as string[])).toEqual(new Set(result.fills.map((f) => f.symbol)));
+    // One marker per trade entry and per exit (not per fill), none in the candles' colours.
     const markers = (await page.evaluate(
-      `Object.values(window.__charts.prices).reduce((n, p) => n + p.markers.markers().length, 0)`,
-    )) as number;
-    expect(markers).toBe(result.fills.length);
+      `Object.values(window.__charts.prices).flatMap((p) => p.markers.markers())`,
+    )) as { color: string; size: number }[];
+    const closed = result.trades.filter((t) => t.closedAt !== undefined).length;
+    expect(markers.length).toBe(result.trades.length + closed);
+    expect(markers.every((m) => !['#0a7f3f', '#c0262d'].includes(m.color) && m.size >= 2)).toBe(
+      true,
+    );
+    // Entries and exits differ: both kinds are on the page.
+    const colors = new Set(markers.map((m) => m.color));
+    expect(colors.has(MARKER_COLORS.longEntry) || colors.has(MARKER_COLORS.shortEntry)).toBe(true);
+    expect(colors.has(MARKER_COLORS.longExit) || colors.has(MARKER_COLORS.shortExit)).toBe(true);
     // The RSI plots (0..100, not prices) each get a pane below their instrument's candles.
     const panes = (await page.evaluate(
       `Object.values(window.__charts.prices).map((p) => p.chart.panes().length)`,
@@ -171,4 +187,68 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('opens a run of three months on the whole run, in 15-minute bars, with its trades marked', async () => {
+    const data = join(mkdtempSync(join(tmpdir(), 'tr-html-months-')), 'months');
+    await writeCandleFixture(data, {
+      from: '2026-01-01',
+      to: '2026-03-31',
+      instruments: [SBIN],
+      seed: 15,
+    });
+    const file = resolve('config/report-months.yaml');
+    const config = parseConfig(
+      `
+mode: paper
+strategies:
+  - id: sma
+    module: ../strategies/sma-crossover.ts
+    params: { symbol: SBIN-EQ, fast: 5, slow: 20, interval: 15m, quantity: 100 }
+logging: { level: silent, summaryIntervalSeconds: 0 }
+`,
+      file,
+      {},
+    );
+    const result = await runBacktest({
+      file,
+      name: 'report-months',
+      projectDir: process.cwd(),
+      config,
+      backtest: backtestSectionSchema.parse({ data, logLevel: 'silent' }),
+    });
+    expect(result.trades.length).toBeGreaterThan(20);
+    const { page, errors } = await openResult(browser, result);
+    // Every chart opens on its first and last point: ~60 sessions of 1-minute data
+    // (22,000 bars) would open on the last few days (the charts' minimum bar spacing).
+    const ranges = (await page.evaluate(`(() => {
+      const range = (chart) => {
+        const s = chart.panes()[0].getSeries()[0];
+        const v = chart.timeScale().getVisibleRange();
+        return { first: s.data()[0].time, last: s.data().at(-1).time, from: v.from, to: v.to };
+      };
+      return [range(window.__charts.equity.chart), range(window.__charts.drawdown.chart),
+        ...Object.values(window.__charts.prices).map((p) => range(p.chart))];
+    })()`)) as { first: number; last: number; from: number; to: number }[];
+    expect(ranges.length).toBe(3);
+    for (const r of ranges) {
+      expect(r.from).toBeLessThanOrEqual(r.first);
+      expect(r.to).toBeGreaterThanOrEqual(r.last);
+      expect(r.last - r.first).toBeGreaterThan(80 * 86_400);
+    }
+    // The page says the charts are coarser than the data.
+    expect(await page.evaluate(`document.querySelector('.resolution').dataset.resolution`)).toBe(
+      '15m',
+    );
+    expect(
+      await page.locator('#equity').evaluate((e) => e.previousElementSibling?.textContent),
+    ).toContain('15-minute bars');
+    const markers = (await page.evaluate(
+      `Object.values(window.__charts.prices).reduce((n, p) => n + p.markers.markers().length, 0)`,
+    )) as number;
+    expect(markers).toBe(
+      result.trades.length + result.trades.filter((t) => t.closedAt !== undefined).length,
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
 });

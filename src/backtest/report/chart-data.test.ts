@@ -3,6 +3,7 @@ import type { BacktestResult } from '../run-backtest.ts';
 import { analyze } from './analysis.ts';
 import { chartData } from './chart-data.ts';
 import { IST_SECONDS } from './format.ts';
+import { MARKER_COLORS } from './trade-markers.ts';
 
 const T0 = Date.parse('2026-11-20T09:15:00+05:30');
 const MIN = 60_000;
@@ -69,7 +70,7 @@ function result(): BacktestResult {
 }
 
 describe('chartData', () => {
-  it('charts traded instruments only, with a marker per fill on its bar and plots where they belong', () => {
+  it('charts traded instruments only, with a marker per trade entry and exit on its bar and plots where they belong', () => {
     const r = result();
     const data = chartData(r, analyze(r));
     // RELIANCE was sampled but not traded.
@@ -82,10 +83,18 @@ describe('chartData', () => {
       low: 799,
       close: 800,
     });
-    expect(sbin?.markers.map((m) => [m.time, m.shape, m.price, m.text])).toEqual([
-      [(T0 + 2 * MIN) / 1_000 + IST_SECONDS, 'arrowUp', 800, 'Buy 10'],
-      [(T0 + 5 * MIN) / 1_000 + IST_SECONDS, 'arrowDown', 800, 'Sell 10 · stop'],
+    // One marker per trade entry and exit, coloured apart from the candles and each other.
+    expect(sbin?.markers.map((m) => [m.time, m.shape, m.price, m.color, m.text])).toEqual([
+      [(T0 + 2 * MIN) / 1_000 + IST_SECONDS, 'arrowUp', 800, MARKER_COLORS.longEntry, 'Long 10'],
+      [
+        (T0 + 5 * MIN) / 1_000 + IST_SECONDS,
+        'arrowDown',
+        800,
+        MARKER_COLORS.longExit,
+        'Exit 10 · stop',
+      ],
     ]);
+    expect(data.resolution.label).toBe('1m');
     // The SMA sits in the price range: over the candles, in rupees. The RSI naming SBIN
     // goes in a pane as given; the one naming RELIANCE is not SBIN's.
     expect(sbin?.plots.map((p) => [p.name, p.overlay, p.points[0]?.value])).toEqual([
@@ -104,5 +113,47 @@ describe('chartData', () => {
       [995_000, -0.5, 1_000_000],
     ]);
     expect(data.benchmark).toBe('SBIN-EQ');
+  });
+
+  it('draws a run of many sessions in coarser bars, keeping the deepest drawdown in each bar', () => {
+    const r = result();
+    const DAY = 86_400_000;
+    // 60 sessions of 375 minutes: 22,500 1-minute bars, 1,500 at 15 minutes.
+    const equity: BacktestResult['equity'][number][] = [];
+    for (let d = 0; d < 60; d++) {
+      for (let m = 0; m < 375; m++) {
+        const deep = d === 30 && m === 7; // one minute 2% down, inside a 15-minute bar
+        equity.push({
+          at: T0 + d * DAY + m * MIN,
+          equity: deep ? 98_000_000 : 100_000_000,
+          drawdown: deep ? 2_000_000 : 0,
+          exposure: 0,
+          open: true,
+        });
+      }
+    }
+    const long = {
+      ...r,
+      equity,
+      prices: [
+        {
+          ...r.prices[0],
+          start: equity.map((p) => p.at),
+          open: equity.map(() => 80_000),
+          high: equity.map(() => 80_100),
+          low: equity.map(() => 79_900),
+          close: equity.map(() => 80_000),
+        },
+      ],
+    } as BacktestResult;
+    const data = chartData(long, analyze(long));
+    expect(data.resolution.label).toBe('15m');
+    expect(data.equity.length).toBe(60 * 25);
+    expect(Math.min(...data.equity.map((p) => p.d))).toBe(-2);
+    expect(data.instruments[0]?.bars.length).toBe(60 * 25);
+    // Bars start at 09:15 IST, every 15 minutes; the markers sit on them.
+    expect(data.equity[1]?.time).toBe((T0 + 15 * MIN) / 1_000 + IST_SECONDS);
+    const times = new Set(data.instruments[0]?.bars.map((b) => b.time));
+    expect(data.instruments[0]?.markers.every((m) => times.has(m.time))).toBe(true);
   });
 });

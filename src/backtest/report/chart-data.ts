@@ -1,15 +1,13 @@
 import type { PlotPoint } from '../../strategy/strategy-context.ts';
 import type { BacktestResult } from '../run-backtest.ts';
 import { type Analysis, priceAt } from './analysis.ts';
+import { type ChartResolution, chartResolution } from './chart-resolution.ts';
 import { IST_SECONDS } from './format.ts';
 import type { InstrumentBars } from './report-inputs.ts';
+import { type TradeMarker, tradeMarkers } from './trade-markers.ts';
 
 /** A chart time: epoch seconds shifted to read as IST on the charts' UTC axis. */
 const chartTime = (ms: number): number => Math.floor(ms / 1_000) + IST_SECONDS;
-const minuteTime = (ms: number): number => chartTime(Math.floor(ms / 60_000) * 60_000);
-
-/** Fills on a chart up to which markers are labelled (`Buy 20 · stop`). */
-const MARKER_LABELS = 40;
 
 interface Point {
   time: number;
@@ -23,35 +21,33 @@ interface PlotSeries {
   points: Point[];
 }
 
-/** One traded instrument's chart: candles in rupees, a marker per fill, plots. */
+/** One traded instrument's chart: candles in rupees, a marker per trade entry and exit, plots. */
 interface InstrumentChart {
   token: number;
   symbol: string;
   bars: { time: number; open: number; high: number; low: number; close: number }[];
-  markers: {
-    time: number;
-    position: string;
-    price: number;
-    shape: string;
-    color: string;
-    text: string;
-  }[];
+  markers: TradeMarker[];
   plots: PlotSeries[];
 }
 
 /** What the page's script draws. */
 export interface ChartData {
-  /** Equity (₹), drawdown (% below the peak, ≤ 0), benchmark equity (₹) per second. */
+  /**
+   * Equity (₹), drawdown (% below the peak, ≤ 0), benchmark equity (₹): per sample at
+   * 1-minute resolution, else per bar (the bar's last equity, its deepest drawdown).
+   */
   equity: { time: number; e: number; d: number; b: number | null }[];
+  /** The bar the charts are drawn at (`1m` … `1d`) and how the page says it. */
+  resolution: { label: ChartResolution['label']; words: string };
   benchmark: string | null;
   instruments: InstrumentChart[];
 }
 
-/** One-minute candles in rupees (a fill splits a minute in two: they are joined back). */
-function candles(p: InstrumentBars): InstrumentChart['bars'] {
+/** Candles in rupees, one per bar of `res` (a fill splits a minute in two: joined back). */
+function candles(p: InstrumentBars, res: ChartResolution): InstrumentChart['bars'] {
   const out: InstrumentChart['bars'] = [];
   for (let i = 0; i < p.start.length; i++) {
-    const time = minuteTime(p.start[i] as number);
+    const time = chartTime(res.bucket(p.start[i] as number));
     const [o, h, l, c] = [p.open[i], p.high[i], p.low[i], p.close[i]].map(
       (x) => (x ?? 0) / 100,
     ) as [number, number, number, number];
@@ -65,10 +61,11 @@ function candles(p: InstrumentBars): InstrumentChart['bars'] {
   return out;
 }
 
-/** Plot points of one series, one per chart second (the last), in time order. */
-function plotPoints(points: readonly PlotPoint[], scale: number): Point[] {
+/** Plot points of one series, one per chart second (the last; per bar when coarser than 1m). */
+function plotPoints(points: readonly PlotPoint[], scale: number, res: ChartResolution): Point[] {
+  const at = res.label === '1m' ? chartTime : (ms: number) => chartTime(res.bucket(ms));
   const bySecond = new Map<number, number>();
-  for (const p of points) bySecond.set(chartTime(p.at), p.value / scale);
+  for (const p of points) bySecond.set(at(p.at), p.value / scale);
   return [...bySecond].map(([time, value]) => ({ time, value }));
 }
 
@@ -90,6 +87,7 @@ function plotsFor(
   result: BacktestResult,
   p: InstrumentBars,
   strategies: Set<string>,
+  res: ChartResolution,
 ): PlotSeries[] {
   const series = new Map<string, PlotPoint[]>();
   for (const x of result.plots) {
@@ -110,7 +108,7 @@ function plotsFor(
     if (!mine) continue;
     const overlay = onPrice(points, p);
     const name = `${first.strategyId}.${first.name}`;
-    out.push({ name, overlay, points: plotPoints(points, overlay ? 100 : 1) });
+    out.push({ name, overlay, points: plotPoints(points, overlay ? 100 : 1, res) });
   }
   return out;
 }
@@ -118,28 +116,39 @@ function plotsFor(
 /**
  * The data behind the report's charts: the equity curve with its drawdown (as a
  * negative % below the running peak) and the benchmark bought and held with the same
- * capital; a candlestick chart per traded instrument with a marker per fill at its
- * price and the strategies' plots over it or in a pane below.
+ * capital; a candlestick chart per traded instrument with a marker per trade entry and
+ * exit at its price and the strategies' plots over it or in a pane below. All at one
+ * resolution ({@link chartResolution}) that a chart can show whole.
  */
 export function chartData(result: BacktestResult, analysis: Analysis): ChartData {
   const bench = result.prices.find((p) => p.token === analysis.benchmark?.token);
   const benchPrice = bench === undefined ? undefined : priceAt(bench);
   const start = analysis.benchmark?.startPrice ?? 0;
   const capital = result.summary.capital;
+  // A year of 1-minute points opens on its last week (the chart's minimum bar spacing):
+  // coarser bars once the run's minutes no longer fit.
+  const res = chartResolution(result.equity.filter((p) => p.open).map((p) => p.at));
+  const fine = res.label === '1m';
   const equity = new Map<number, ChartData['equity'][number]>();
   let wasOpen = true;
   for (const p of result.equity) {
     // Nights and holidays change nothing: their first sample stays (a flat step), the rest
     // would only stretch the time axis (a year of 60 s samples is 525 600, 94 500 in session).
-    const keep = p.open || wasOpen;
+    // In coarser bars the session's last bar already holds that level.
+    const keep = fine ? p.open || wasOpen : p.open;
     wasOpen = p.open;
     if (!keep && p !== result.equity.at(-1)) continue;
     const peak = p.equity + p.drawdown;
     const price = benchPrice?.(p.at);
-    equity.set(chartTime(p.at), {
-      time: chartTime(p.at),
+    const time = chartTime(fine ? p.at : res.bucket(p.at));
+    const d =
+      peak <= 0 || p.drawdown === 0 ? 0 : -Math.round((p.drawdown / peak) * 1_000_000) / 10_000;
+    // A bar keeps its deepest drawdown, so the run's max drawdown survives the coarsening.
+    const deepest = Math.min(d, equity.get(time)?.d ?? 0);
+    equity.set(time, {
+      time,
       e: p.equity / 100,
-      d: peak <= 0 || p.drawdown === 0 ? 0 : -Math.round((p.drawdown / peak) * 1_000_000) / 10_000,
+      d: fine ? d : deepest,
       b: price === undefined || start <= 0 ? null : Math.round((capital * price) / start) / 100,
     });
   }
@@ -149,20 +158,15 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
     s.add(f.strategyId);
     traded.set(f.token, s);
   }
-  const exits = new Map<string, string>();
-  for (const t of analysis.trades) {
-    if (t.exitIntentId !== undefined)
-      exits.set(`${t.strategyId}\u0000${t.exitIntentId}`, t.exitReason);
-  }
   const instruments: InstrumentChart[] = [];
   for (const p of result.prices) {
     const strategies = traded.get(p.token);
     if (strategies === undefined) continue;
-    const bars = candles(p);
+    const bars = candles(p, res);
     const times = bars.map((b) => b.time);
-    // A marker sits on a bar: the fill's minute, or the nearest bar before it.
+    // A marker sits on a bar: the one holding the fill, or the nearest bar before it.
     const snap = (ms: number): number => {
-      const t = minuteTime(ms);
+      const t = chartTime(res.bucket(ms));
       let lo = 0;
       let hi = times.length - 1;
       while (lo < hi) {
@@ -172,36 +176,21 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
       }
       return times[lo] ?? t;
     };
-    const markers = result.fills
-      .filter((f) => f.token === p.token)
-      .map((f) => ({
-        // An exit's marker says why it exited (a target, a stop, a square-off…).
-        reason: exits.get(`${f.strategyId}\u0000${f.intentId}`),
-        time: snap(f.at),
-        position: f.side === 'B' ? 'atPriceBottom' : 'atPriceTop',
-        price: f.price / 100,
-        shape: f.side === 'B' ? 'arrowUp' : 'arrowDown',
-        color: f.side === 'B' ? '#0a7f3f' : '#c0262d',
-        text: `${f.side === 'B' ? 'Buy' : 'Sell'} ${f.quantity}`,
-      }))
-      .map(({ reason, ...m }) =>
-        reason === undefined || reason === 'strategy exit'
-          ? m
-          : { ...m, text: `${m.text} · ${reason}` },
-      )
-      .sort((a, b) => a.time - b.time);
-    // Many fills on one chart: arrows only, or the labels cover the candles (tables say more).
-    if (markers.length > MARKER_LABELS) for (const m of markers) m.text = '';
+    const markers = tradeMarkers(
+      analysis.trades.filter((t) => t.token === p.token),
+      snap,
+    );
     instruments.push({
       token: p.token,
       symbol: p.symbol,
       bars,
       markers,
-      plots: plotsFor(result, p, strategies),
+      plots: plotsFor(result, p, strategies, res),
     });
   }
   return {
     equity: [...equity.values()],
+    resolution: { label: res.label, words: res.words },
     benchmark: analysis.benchmark?.symbol ?? null,
     instruments,
   };

@@ -4,7 +4,7 @@ import { scriptJson } from './format.ts';
 /**
  * The page's script: draws the equity chart (with the benchmark line), the drawdown
  * chart (a negative % below the peak) and a candlestick chart per traded instrument
- * (fills as markers at their prices, plots over the price or in a pane below) with
+ * (a marker per trade entry and exit, plots over the price or in a pane below) with
  * lightweight-charts, which the page inlines. Prices read as ₹ in Indian grouping
  * (`Intl.NumberFormat('en-IN')`); every chart sizes itself to its box (`autoSize`), so
  * it follows the window. Every table sorts by a click on a column's header.
@@ -19,7 +19,8 @@ const plain = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2 });
 const base = (formatter) => ({
   autoSize: true,
   layout: { background: { color: '#ffffff' }, textColor: '#1d2330', panes: { separatorColor: '#c9ced8' } },
-  timeScale: { timeVisible: true, secondsVisible: false },
+  // chart-data keeps a run to ≤ 2,000 bars; a low minimum spacing lets them all fit a narrow window.
+  timeScale: { timeVisible: true, secondsVisible: false, minBarSpacing: 0.1 },
   rightPriceScale: { borderVisible: false },
   localization: { priceFormatter: formatter },
 });
@@ -27,6 +28,12 @@ const custom = (formatter) => ({ priceFormat: { type: 'custom', formatter, minMo
 const rupees = custom((v) => inr.format(v));
 const percent = (v) => v.toFixed(2) + '%';
 const charts = { equity: null, drawdown: null, prices: {} };
+// Opens on the whole run, with a little room each side so an edge marker's label is not cut.
+const fit = (chart, times) => {
+  const n = new Set(times).size;
+  const pad = Math.max(2, Math.round(n * 0.02));
+  chart.timeScale().setVisibleLogicalRange({ from: -pad, to: n - 1 + pad });
+};
 const eq = LWC.createChart(document.getElementById('equity'), base((v) => inr.format(v)));
 eq.addSeries(LWC.AreaSeries, { ...rupees, title: 'Strategy', lineColor: '#2962ff', topColor: 'rgba(41,98,255,0.3)', bottomColor: 'rgba(41,98,255,0.02)' })
   .setData(R.equity.map((p) => ({ time: p.time, value: p.e })));
@@ -35,14 +42,15 @@ if (R.benchmark !== null) {
   benchmark = eq.addSeries(LWC.LineSeries, { ...rupees, title: 'Buy & hold ' + R.benchmark, color: '#8a8f99', lineWidth: 1, lineStyle: 2 });
   benchmark.setData(R.equity.filter((p) => p.b !== null).map((p) => ({ time: p.time, value: p.b })));
 }
-eq.timeScale().fitContent();
+fit(eq, R.equity.map((p) => p.time));
 charts.equity = { chart: eq, benchmark };
-const dd = LWC.createChart(document.getElementById('drawdown'), base(percent));
-// A drawdown is never above 0: the scale's top stays at 0, however it autoscales.
+// A drawdown is never above 0: the scale's top stays at 0, however it autoscales (and no
+// margin adds headroom above it).
+const dd = LWC.createChart(document.getElementById('drawdown'), { ...base(percent), rightPriceScale: { borderVisible: false, scaleMargins: { top: 0, bottom: 0.1 } } });
 const noHeadroom = (original) => { const r = original(); if (r !== null) r.priceRange.maxValue = 0; return r; };
 dd.addSeries(LWC.AreaSeries, { ...custom(percent), autoscaleInfoProvider: noHeadroom, title: '% below peak', lineColor: '#c0262d', topColor: 'rgba(192,38,45,0.02)', bottomColor: 'rgba(192,38,45,0.3)', invertFilledArea: true })
   .setData(R.equity.map((p) => ({ time: p.time, value: p.d })));
-dd.timeScale().fitContent();
+fit(dd, R.equity.map((p) => p.time));
 charts.drawdown = { chart: dd };
 const colors = ['#ff6d00', '#7b1fa2', '#00897b', '#5d4037', '#c2185b', '#1565c0'];
 for (const ins of R.instruments) {
@@ -56,7 +64,7 @@ for (const ins of R.instruments) {
     if (p.overlay) chart.addSeries(LWC.LineSeries, { ...options, ...rupees }).setData(p.points);
     else chart.addSeries(LWC.LineSeries, { ...options, ...custom((v) => plain.format(v)) }, ++pane).setData(p.points);
   });
-  chart.timeScale().fitContent();
+  fit(chart, [...ins.bars.map((b) => b.time), ...ins.plots.flatMap((p) => p.points.map((x) => x.time))]);
   charts.prices[ins.token] = { chart, markers };
 }
 window.__charts = charts;
