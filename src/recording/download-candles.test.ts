@@ -165,4 +165,43 @@ describe('downloadCandles', () => {
     );
     await expect(readdir(out)).rejects.toThrow();
   });
+
+  it('names a failed holiday list (GET /info/holidays) as CandleDownloadError no-holidays', async () => {
+    const { client } = simClient();
+    const failing = {
+      ...client,
+      holidays: async () => {
+        throw new Error('HTTP 404');
+      },
+    };
+    await expect(downloadCandles({ ...base, client: failing, out })).rejects.toMatchObject({
+      name: 'CandleDownloadError',
+      problem: 'no-holidays',
+    });
+  });
+
+  it('stops between chunks when interrupted, every chunk written whole, and counts 0-bar tokens', async () => {
+    const { client } = simClient();
+    const interrupt = new AbortController();
+    const run = downloadCandles({
+      ...base,
+      client,
+      out,
+      signal: interrupt.signal,
+      onProgress: (done) => {
+        if (done === 2) interrupt.abort('SIGINT');
+      },
+    });
+    await expect(run).rejects.toBe('SIGINT');
+    expect(await readdir(join(out, 'candles', '3045'))).toHaveLength(1);
+    // An option token: the simulator has no past for it, so 0 bars, said in barsByToken.
+    const done = await downloadCandles({
+      ...base,
+      tokens: [3045],
+      to: '2025-01-31',
+      client,
+      out: `${out}-2`,
+    });
+    expect(done.meta.barsByToken?.['3045']).toBeGreaterThan(0);
+  });
 });

@@ -96,7 +96,16 @@ export async function downloadCandles(o: DownloadCandlesOptions): Promise<Candle
     );
   }
   const { instruments, csv } = candleMasterRows(master, o.tokens, o.masterFormat);
-  const holidays = await o.client.holidays(o.signal);
+  let holidays: Holidays;
+  try {
+    holidays = await o.client.holidays(o.signal);
+  } catch (err) {
+    throw new CandleDownloadError(
+      'no-holidays',
+      `cannot read the holiday list (GET /info/holidays) the recording's calendar comes from`,
+      { cause: err },
+    );
+  }
   const chunks = planCandleChunks(o.from, to, o.interval, o.chunkDays);
   await checkChunkPlan(o.out, o.tokens, chunks);
   const writer = await CandleRecordingWriter.open(
@@ -109,6 +118,8 @@ export async function downloadCandles(o: DownloadCandlesOptions): Promise<Candle
   let [done, fetched, kept] = [0, 0, 0];
   for (const chunk of chunks) {
     for (const inst of instruments) {
+      // Interrupted (Ctrl-C): stop between chunks; every chunk written so far is whole.
+      o.signal?.throwIfAborted();
       if (await writer.hasChunk(inst.token, chunk.from, chunk.to)) kept += 1;
       else {
         const bars = await fetchChunk(o, inst, chunk, holidays);
@@ -151,6 +162,7 @@ async function fetchChunk(
       o.signal,
     );
   } catch (err) {
+    if (o.signal?.aborted === true) throw o.signal.reason;
     throw new CandleDownloadError(
       'chunk-failed',
       `token ${inst.token} chunk ${chunk.from}..${chunk.to}: ${(err as Error).message}`,

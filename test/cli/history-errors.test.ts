@@ -36,6 +36,22 @@ describe('tiqs-runner history on the embedded simulator', () => {
     expect(again.stdout).toMatch(/^history: 0 chunks fetched, 1 already present/);
   });
 
+  it('warns on stderr about a token that got no bars (an option: the simulator has no past)', async () => {
+    const out = join(dir, 'option');
+    const run = await history(
+      out,
+      '--tokens',
+      '3045,40040',
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-01-31',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/history: WARNING: no bars at all for 40040 \(NIFTY/);
+    expect(run.stderr).not.toMatch(/3045/);
+  });
+
   it('names unknown tokens, refuses bad ranges (exit 2), and writes nothing', async () => {
     const out = join(dir, 'none');
     const unknown = await history(

@@ -59,9 +59,11 @@ function failure(err: unknown): { code: number; message: string } | undefined {
   // A chunk file in --out that cannot be read (edited by hand, say): named, no stack.
   if (err instanceof RecordingError) return { code: EXIT.failure, message: err.message };
   if (!(err instanceof CandleDownloadError)) return undefined;
-  const unavailable = err.problem === 'chunk-failed' || err.problem === 'no-master';
+  const unavailable = err.problem !== 'unknown-token' && err.problem !== 'bad-range';
   const cause =
-    err.problem === 'no-master' && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    (err.problem === 'no-master' || err.problem === 'no-holidays') && err.cause instanceof Error
+      ? `: ${err.cause.message}`
+      : '';
   return { code: unavailable ? EXIT.unavailable : EXIT.usage, message: `${err.message}${cause}` };
 }
 
@@ -88,9 +90,23 @@ export function historyCommand(): Command {
       }
       const config = await loadConfigOrReport(flags.config);
       if (config === undefined) return;
-      const logger = createLogger({ level: 'warn', format: config.logging.format });
-      const source = await historyClient(config, logger);
       const bar = new ProgressBar(process.stderr, 'history');
+      // The config's level; lines (the client's retries, say) print above the bar, not through it.
+      const logger = createLogger({
+        level: config.logging.level,
+        format: config.logging.format,
+        destination: {
+          write: (text: string) => bar.print(process.stderr, text),
+          isTTY: process.stderr.isTTY === true,
+        },
+      });
+      const source = await historyClient(config, logger);
+      // Ctrl-C (or a TERM) stops between chunks and says how to resume; a second one kills.
+      const interrupt = new AbortController();
+      const signals = ['SIGINT', 'SIGTERM'] as const;
+      const onSignal = (signal: NodeJS.Signals) => interrupt.abort(signal);
+      for (const sig of signals) process.once(sig, onSignal);
+      const progress = { done: 0, total: 0 };
       try {
         const report = await downloadCandles({
           client: source.client,
@@ -103,21 +119,38 @@ export function historyCommand(): Command {
           source: source.source,
           masterFormat: config.instruments,
           now: source.marketClock.now(),
-          onProgress: (done, total) => bar.update(done / total, `${done}/${total} chunks`),
+          onProgress: (done, total) => {
+            Object.assign(progress, { done, total });
+            bar.update(done / total, `${done}/${total} chunks`);
+          },
+          signal: interrupt.signal,
         });
         bar.done();
         const { meta } = report;
         process.stdout.write(
           `history: ${report.fetched} chunks fetched, ${report.kept} already present; ${meta.bars} ${meta.interval} bars of ${meta.instruments.length} tokens, ${meta.from}..${meta.to}, into ${flags.out}\n`,
         );
+        const empty = meta.instruments.filter((i) => meta.barsByToken?.[String(i.token)] === 0);
+        if (empty.length > 0)
+          process.stderr.write(
+            `history: WARNING: no bars at all for ${empty.map((i) => `${i.token} (${i.symbol})`).join(', ')} in ${meta.from}..${meta.to}; a backtest subscribing to them stops with exit 3 (the simulator has no past for options)\n`,
+          );
         process.exitCode = EXIT.ok;
       } catch (err) {
         bar.done();
+        if (interrupt.signal.aborted) {
+          process.stderr.write(
+            `history: interrupted: ${progress.done} of ${progress.total || '?'} chunks saved; rerun the same command to resume\n`,
+          );
+          process.exitCode = interrupt.signal.reason === 'SIGINT' ? 130 : 143;
+          return;
+        }
         const known = failure(err);
         if (known === undefined) throw err;
         process.stderr.write(`history: ${known.message}\n`);
         process.exitCode = known.code;
       } finally {
+        for (const sig of signals) process.off(sig, onSignal);
         await source.close();
       }
     });
