@@ -259,6 +259,15 @@ export async function runBacktest(
     rejected: rejections.rejected,
     denied: rejections.denied,
   });
+  // A benchmark the data holds no price for would be a silent blank in the report.
+  const collected = inputs.finish();
+  const benchmark = bt.benchmark;
+  if (benchmark !== undefined && !collected.prices.some((p) => p.token === benchmark)) {
+    const symbol = kernel.instruments.byToken(benchmark)?.symbol;
+    const note = `benchmark ${benchmark}${symbol === undefined ? '' : ` (${symbol})`}: the data holds no price for it in the window, so the report has no benchmark`;
+    warnings.push(note);
+    logger.warn(note);
+  }
   return {
     name: spec.name,
     params,
@@ -278,7 +287,7 @@ export async function runBacktest(
     fillModel: { ...config.paper },
     elapsedMs: Math.round(performance.now() - started),
     replay: { steps: market.steps, records: market.events, timersFired: clock.fired },
-    ...inputs.finish(),
+    ...collected,
   };
 }
 

@@ -54,4 +54,28 @@ describe('a token first subscribed mid-run that the data lacks (review 15b must-
     expect(result.missingData?.missing.map((m) => m.token)).toEqual([1594]);
     expect(allowed.at(-1)).toBe(1);
   }, 60_000);
+
+  it('warns when the benchmark is a token the data holds no price for (review 15b nice 1)', async () => {
+    const s = spec();
+    const withBenchmark = {
+      ...s,
+      config: { ...s.config, strategies: [] },
+      backtest: backtestSectionSchema.parse({
+        data: 'backtests/data/sample-day',
+        logLevel: 'silent',
+        to: '2026-11-20T09:30:00+05:30',
+        benchmark: 1594,
+      }),
+    };
+    const result = await runBacktest(withBenchmark);
+    expect(result.warnings).toContainEqual(
+      'benchmark 1594 (INFY-EQ): the data holds no price for it in the window, so the report has no benchmark',
+    );
+    // A token the data holds: no warning.
+    const held = await runBacktest({
+      ...withBenchmark,
+      backtest: { ...withBenchmark.backtest, benchmark: 3045 },
+    });
+    expect(held.warnings ?? []).toEqual([]);
+  }, 60_000);
 });
