@@ -82,6 +82,12 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
     }
     expect(await page.locator('#spec-text').textContent()).toContain('orb.rangeMinutes');
     expect(await page.locator('#fill-model').textContent()).toContain('a tick recording');
+    // The trades table fits a 1,400 px window (one strategy: no Strategy column).
+    await page.setViewportSize({ width: 1400, height: 900 });
+    const width = (await page.evaluate(
+      `document.querySelector('#trades').getBoundingClientRect().right`,
+    )) as number;
+    expect(width).toBeLessThanOrEqual(1400);
     expect(errors).toEqual([]);
     expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
     await page.close();
@@ -163,7 +169,10 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
     const nets = async (): Promise<number[]> =>
       (
         (await page.evaluate(
-          `[...document.querySelectorAll('#trades tbody tr')].map((r) => r.cells[14].textContent)`,
+          `(() => {
+            const col = [...document.querySelectorAll('#trades thead th')].findIndex((h) => h.textContent === 'Net');
+            return [...document.querySelectorAll('#trades tbody tr')].map((r) => r.cells[col].textContent);
+          })()`,
         )) as string[]
       ).map((t) => Number(t.replace(/[₹,]/g, '')));
     await page.locator('#trades thead th', { hasText: 'Net' }).click();

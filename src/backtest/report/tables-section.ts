@@ -41,10 +41,18 @@ function periodTable(id: string, first: string, list: readonly PeriodReturn[]): 
  * rejected or denied order.
  */
 export function tablesSection(result: BacktestResult, a: Analysis): string {
+  // Net first after the prices (what a trader reads first), and no Strategy column for a
+  // single strategy: the table fits a 1,400 px window.
+  const many = new Set(a.trades.map((t) => t.strategyId)).size > 1;
   const trades = a.trades.map(
     (t) =>
-      `<tr><td>${esc(t.strategyId)}</td><td>${esc(t.symbol)}</td><td>${t.direction}</td><td>${ist(t.openedAt)}</td><td>${t.closedAt === undefined ? 'open' : ist(t.closedAt)}</td><td>${duration(t.durationMs)}</td><td>${t.quantity}</td><td>${inr(t.entryPrice)}</td><td>${inr(t.exitPrice)}</td><td>${esc(t.exitReason)}</td><td class="down">${inr(t.mae)} (${pct(t.maePercent)})</td><td class="up">${inr(t.mfe)} (${pct(t.mfePercent)})</td><td>${inr(t.gross)}</td><td>${inr(t.costs)}</td>${signed(t.net, inr(t.net))}</tr>`,
+      `<tr>${many ? `<td>${esc(t.strategyId)}</td>` : ''}<td>${esc(t.symbol)}</td><td>${t.direction}</td><td>${ist(t.openedAt)}</td><td>${t.closedAt === undefined ? 'open' : ist(t.closedAt)}</td><td>${duration(t.durationMs)}</td><td>${t.quantity}</td><td>${inr(t.entryPrice)}</td><td>${inr(t.exitPrice)}</td>${signed(t.net, inr(t.net))}<td>${esc(t.exitReason)}</td><td class="down">${inr(t.mae)} (${pct(t.maePercent)})</td><td class="up">${inr(t.mfe)} (${pct(t.mfePercent)})</td><td>${inr(t.gross)}</td><td>${inr(t.costs)}</td></tr>`,
   );
+  const tradeHead = [
+    ...(many ? ['Strategy'] : []),
+    ...['Symbol', 'Side', 'Opened', 'Closed', 'Duration', 'Qty', 'Entry', 'Exit', 'Net'],
+    ...['Exit reason', 'MAE', 'MFE', 'Gross', 'Costs'],
+  ];
   const fills = result.fills.map(
     (f) =>
       `<tr><td>${ist(f.at)}</td><td>${esc(f.strategyId)}</td><td>${esc(f.symbol)}</td><td>${f.side}</td><td>${f.quantity}</td><td>${inr(f.price)}</td><td>${esc(f.intentId)}</td></tr>`,
@@ -58,7 +66,7 @@ export function tablesSection(result: BacktestResult, a: Analysis): string {
 <h2>By exit reason</h2>${statsTable('by-exit', 'Exit reason', a.byExitReason)}
 <div class="grid"><div><h2>Daily returns</h2>${periodTable('daily', 'Day', a.daily)}</div>
 <div><h2>Monthly returns</h2>${periodTable('monthly', 'Month', a.monthly)}</div></div>
-<h2>Trades</h2>${table('trades', ['Strategy', 'Symbol', 'Side', 'Opened', 'Closed', 'Duration', 'Qty', 'Entry', 'Exit', 'Exit reason', 'MAE', 'MFE', 'Gross', 'Costs', 'Net'], trades)}
+<h2>Trades</h2>${table('trades', tradeHead, trades)}
 <h2>Rejected and denied orders (${result.rejections.length})</h2>${
     rejections.length === 0
       ? '<p id="rejections">None.</p>'
