@@ -35,5 +35,9 @@ logging: { format: pretty }
     expect(rec.stdout).toMatch(
       /^09:13:00 IST {2}candles {2}WARN {2}1m candles of 3045 start cold: .* token=SBIN-EQ /m,
     );
+    // The span in IST like every other time printed (review 15b nice 10), not UTC.
+    expect(rec.stdout).toMatch(
+      /^recorded \d+ records, 2026-11-20 09:1\d:\d\d → 2026-11-20 09:[23]\d:\d\d IST, into /m,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { ProgressBar } from '../../backtest/progress-bar.ts';
 import { recordSession } from '../../backtest/record-session.ts';
+import { toIstIso } from '../../domain/ist.ts';
 import { createLogger } from '../../logging/create-logger.ts';
 import type { LogContext } from '../../logging/log-context.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
@@ -59,11 +60,12 @@ export function recordCommand(): Command {
           logContext,
           ...(until === undefined ? {} : { until }),
           stopSignal,
-          onProgress: (done, at) => bar.update(done, new Date(at).toISOString()),
+          // IST like every other time the CLI prints.
+          onProgress: (done, at) => bar.update(done, `${toIstIso(at).slice(0, 19)} IST`),
         });
         bar.done();
         process.stdout.write(
-          `recorded ${meta.records} records, ${meta.start} → ${meta.end}, into ${opts.out}/${meta.quoteFile}\n`,
+          `recorded ${meta.records} records, ${ist(meta.startMs)} → ${ist(meta.endMs)} IST, into ${opts.out}/${meta.quoteFile}\n`,
         );
         process.exitCode = EXIT.ok;
       } catch (err) {
@@ -76,4 +78,9 @@ export function recordCommand(): Command {
         throw err;
       }
     });
+}
+
+/** An instant as the CLI prints it: `2026-11-20 09:13:00` (IST; the caller says so once). */
+function ist(ms: number): string {
+  return toIstIso(ms).slice(0, 19).replace('T', ' ');
 }
