@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { toIstIso } from '../domain/ist.ts';
 import {
   isCandleRecording,
   readCandleRecordingMeta,
@@ -153,8 +154,7 @@ const named = (t: NamedToken): string =>
  */
 export function describeMissing(report: MissingData): string {
   const c = report.contents;
-  const iso = (ms: number): string =>
-    new Date(ms + 19_800_000).toISOString().slice(0, 16).replace('T', ' ');
+  const iso = (ms: number): string => toIstIso(ms).slice(0, 16).replace('T', ' ');
   const span = `${iso(c.startMs)} → ${iso(c.endMs)} IST, ${c.records} ${c.kind === 'candles' ? 'bars' : 'records'}`;
   return [
     `strategies subscribe to ${report.missing.length} token(s) the backtest data does not hold: ${report.missing.map(named).join(', ')}`,
