@@ -136,7 +136,7 @@ export function rankResults(results: readonly SweepResult[], metric: RankMetric)
 }
 
 /** Whether a run had any rejected order (older results lack the count); denials do not count. */
-export function hadRejections(s: Summary): boolean {
+function hadRejections(s: Summary): boolean {
   return (s.rejected ?? 0) > 0;
 }
 
