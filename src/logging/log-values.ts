@@ -43,6 +43,8 @@ const RUPEE_TEXT = /^-?₹?\d+(\.\d{1,2})?$/;
 const HIDDEN = new Set([
   'level',
   'time',
+  // A backtest's JSON keeps the wall time beside its simulated `time` (create-logger.ts).
+  'wallTime',
   'msg',
   'marketTime',
   'pid',

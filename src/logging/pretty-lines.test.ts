@@ -175,6 +175,10 @@ describe('PrettyLines', () => {
     expect(line(record, INFO, { 3045: 'SBIN-EQ', 2885: 'RELIANCE-EQ' })).toBe(
       '09:31:02 IST  sma  golden cross  close=₹799.65 fast=80043.33 token=SBIN-EQ other=99 quote={token: RELIANCE-EQ, ltp: ₹2,500.50} err=TypeError: boom\n',
     );
+    // A backtest's wall time beside its simulated time is for machines only.
+    expect(line({ component: 'kernel', msg: 'x', wallTime: 1795490757736 })).toBe(
+      '09:31:02 IST  kernel  x\n',
+    );
     expect(line({ component: 'candles', msg: 'cold', token: 1 }, INFO, {})).toBe(
       '09:31:02 IST  candles  cold  token=1\n',
     );
