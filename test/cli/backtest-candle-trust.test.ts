@@ -3,9 +3,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Holidays } from '../../src/api/schemas/utilities.ts';
+import { openBacktestData } from '../../src/backtest/candle-replay/open-backtest-data.ts';
+import { TradingCalendar } from '../../src/calendar/trading-calendar.ts';
 import type { CandleInstrument } from '../../src/recording/candle-recording-meta.ts';
 import { CandleRecordingWriter } from '../../src/recording/candle-recording-writer.ts';
-import { RELIANCE, SBIN, writeCandleFixture } from '../backtest/candle-replay-fixture.ts';
+import {
+  HOLIDAYS_2026,
+  RELIANCE,
+  SBIN,
+  writeCandleFixture,
+} from '../backtest/candle-replay-fixture.ts';
 import { runCli } from './run-cli.ts';
 
 const FRI_OPEN = Date.parse('2026-11-20T09:15:00+05:30');
@@ -118,5 +125,46 @@ describe('backtest over candles: gaps are loud', () => {
     const run = await runCli('backtest', '--config', file, '--out', out);
     expect(run.code).toBe(4);
     expect(run.stderr).toContain(`${join(data, 'meta.json')}: holidays:`);
+  }, 60_000);
+
+  it('replays day bars over months (a block never spans the record file’s 49-day window)', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'tr-candle-trust-days-')), 'days');
+    const writer = await CandleRecordingWriter.open(
+      dir,
+      {
+        interval: '1d',
+        from: '2026-01-01',
+        to: '2026-06-30',
+        instruments: [SBIN],
+        holidays: HOLIDAYS_2026,
+        source: 'import',
+      },
+      'extend',
+    );
+    const calendar = TradingCalendar.fromHolidays(HOLIDAYS_2026);
+    const bars = [];
+    for (
+      let day = Date.parse('2026-01-01T00:00:00+05:30');
+      day < Date.parse('2026-07-01T00:00:00+05:30');
+      day += 86_400_000
+    ) {
+      const open = calendar.sessions(day)[0]?.start;
+      if (open !== undefined)
+        bars.push({
+          start: open,
+          open: 80_000,
+          high: 80_100,
+          low: 79_900,
+          close: 80_050,
+          volume: 1,
+        });
+    }
+    await writer.writeChunk(SBIN.token, '2026-01-01', '2026-06-30', bars);
+    await writer.finish({});
+    const opened = await openBacktestData(dir);
+    let quotes = 0;
+    for await (const block of opened.set.blocks()) while (block.next()) quotes += 1;
+    // Four a bar, and the close again at each session's end.
+    expect(quotes).toBe(bars.length * 5);
   }, 60_000);
 });

@@ -27,6 +27,11 @@ export interface CandleSkips {
 
 /** About this many records per block (whole instants): about 170 KiB of full quotes. */
 const BLOCK_RECORDS = 1_024;
+/**
+ * A block's records are stamped relative to its first (a record file's window is 49
+ * days): day bars, 4 quotes a day, would pass that long before 1 024 records.
+ */
+const BLOCK_SPAN_MS = 30 * 86_400_000;
 
 /** The exchange of a recorded instrument, if the calendar knows it (else its default). */
 function exchangeOf(name: string): Exchange | undefined {
@@ -111,6 +116,7 @@ export function candleRecordStream(
       }
       let writer: RecordWriter | undefined;
       let lastAt = Number.NaN;
+      let blockAt = 0;
       while (heads.length > 0) {
         let best = 0;
         for (let h = 1; h < heads.length; h++) {
@@ -118,11 +124,17 @@ export function candleRecordStream(
         }
         const head = heads[best] as Head;
         const q = head.quotes[head.i] as BarQuote;
-        if (writer !== undefined && writer.records >= BLOCK_RECORDS && q.at !== lastAt) {
+        const full =
+          writer !== undefined &&
+          (writer.records >= BLOCK_RECORDS || q.at - blockAt >= BLOCK_SPAN_MS);
+        if (writer !== undefined && full && q.at !== lastAt) {
           yield new RecordReader(writer.bytes(), dir);
           writer = undefined;
         }
-        writer ??= new RecordWriter(q.at);
+        if (writer === undefined) {
+          writer = new RecordWriter(q.at);
+          blockAt = q.at;
+        }
         writer.quote('full', q.quote, q.at);
         lastAt = q.at;
         head.i += 1;
