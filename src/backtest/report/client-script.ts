@@ -52,7 +52,8 @@ dd.addSeries(LWC.AreaSeries, { ...custom(percent), autoscaleInfoProvider: noHead
   .setData(R.equity.map((p) => ({ time: p.time, value: p.d })));
 fit(dd, R.equity.map((p) => p.time));
 charts.drawdown = { chart: dd };
-const colors = ['#ff6d00', '#7b1fa2', '#00897b', '#5d4037', '#c2185b', '#1565c0'];
+// Plot colours apart from the candles' and the trade markers' (blue, purple, orange, black).
+const colors = ['#00897b', '#c2185b', '#f9a825', '#5d4037', '#546e7a', '#7cb342'];
 for (const ins of R.instruments) {
   const chart = LWC.createChart(document.getElementById('price-' + ins.token), base((v) => inr.format(v)));
   const candles = chart.addSeries(LWC.CandlestickSeries, { ...rupees, title: ins.symbol, upColor: '#0a7f3f', downColor: '#c0262d', wickUpColor: '#0a7f3f', wickDownColor: '#c0262d', borderVisible: false });

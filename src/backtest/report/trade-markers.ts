@@ -2,6 +2,8 @@ import type { TradeDetail } from './trade-details.ts';
 
 /** Markers on a chart up to which every one is labelled; beyond, only exits that say why. */
 const MARKER_LABELS = 40;
+/** Beyond this many (a year of trades), no labels and smaller arrows: the price stays readable. */
+const MARKER_CROWD = 200;
 
 /**
  * Colours apart from the candles' green and red, one per kind: a buy that opens (a
@@ -69,9 +71,12 @@ export function tradeMarkers(
     });
   }
   // Many markers: labels would cover the candles (the trades table says the rest), but
-  // an exit's reason (a stop, a square-off) stays.
+  // an exit's reason (a stop, a square-off) stays until the chart is crowded.
   const many = out.length > MARKER_LABELS;
+  const crowded = out.length > MARKER_CROWD;
   return out
     .sort((a, b) => a.time - b.time)
-    .map(({ reason, ...m }) => (many ? { ...m, text: reason } : m));
+    .map(({ reason, ...m }) =>
+      crowded ? { ...m, size: 1, text: '' } : many ? { ...m, text: reason } : m,
+    );
 }
