@@ -5,7 +5,7 @@ const ALIGN_MS = (9 * 60 + 15) * 60_000;
 const MIN = 60_000;
 
 /** Bars a chart holds at most: beyond, a 1,250 px chart can no longer show them all. */
-export const MAX_CHART_BARS = 2_000;
+const MAX_CHART_BARS = 2_000;
 
 /** The bar a report's charts are drawn at. */
 export interface ChartResolution {
