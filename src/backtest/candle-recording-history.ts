@@ -33,7 +33,8 @@ export class CandleRecordingHistory implements CandleHistory {
 
   async candles(request: CandleHistoryRequest): Promise<Candle[]> {
     const { token, interval, from, to, calendar, exchange } = request;
-    if (calendar === undefined) throw new Error('no trading calendar to align candles to');
+    if (calendar === undefined)
+      throw new RecordingError('not-recorded', 'no trading calendar to align candles to');
     const series = this.series.find((s) => s.token === token);
     if (series === undefined) return [];
     // From the start of `from`'s day: the day's volume counts from its first bar.

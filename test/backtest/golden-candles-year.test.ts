@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { backtestSectionSchema } from '../../src/backtest/backtest-spec.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
@@ -15,9 +15,13 @@ const GOLDEN = 'test/backtest/golden-candles-year.json';
  * model), through runBacktest. The figures are pinned; set
  * UPDATE_GOLDEN=1 to write them again (and say why in the commit).
  */
+/** The year's candles (~10 MB): removed after the test, pass or fail. */
+const root = mkdtempSync(join(tmpdir(), 'tr-candles-year-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
 describe('backtest of a year of 1m candles (golden)', () => {
   it('gives the pinned trades, fills and net PnL, and replays within the CI budget', async () => {
-    const data = join(mkdtempSync(join(tmpdir(), 'tr-candles-year-')), 'year');
+    const data = join(root, 'year');
     const written = performance.now();
     const bars = await writeCandleFixture(data, {
       from: '2026-01-01',
