@@ -165,6 +165,11 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () =>
     expect(dd.max).toBeLessThanOrEqual(0);
     expect(dd.min).toBeLessThan(0);
     expect(dd.label).toMatch(/^-\d+\.\d{2}%$/);
+    // …and its axis tops out at 0 %: 0 sits at the pane's top edge, no headroom above it.
+    const zeroY = (await page.evaluate(
+      `window.__charts.drawdown.chart.panes()[0].getSeries()[0].priceToCoordinate(0)`,
+    )) as number;
+    expect(zeroY).toBeLessThanOrEqual(2);
     // A click on a header sorts the table by that column (amounts read as numbers).
     const nets = async (): Promise<number[]> =>
       (
