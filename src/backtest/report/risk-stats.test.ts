@@ -65,6 +65,7 @@ describe('riskStats', () => {
     expect(r.returnAnnualPercent).toBe(0);
     expect(r.volatilityAnnualPercent).toBe(18.33);
     expect(r.sortino).toBe(0);
+    expect(r.sharpeDaily).toBe(0);
     expect(r.calmar).toBe(0);
     // 1.21× over two years: 10% a year.
     expect(r.cagrPercent).toBe(10);
@@ -88,6 +89,7 @@ describe('riskStats', () => {
       volatilityAnnualPercent: null,
       cagrPercent: null,
       sortino: null,
+      sharpeDaily: null,
       calmar: null,
       sqn: null,
       kelly: null,
@@ -121,5 +123,7 @@ describe('riskStats', () => {
     expect(r.returnAnnualPercent).toBe(1.01);
     // ±0.003 % a day: 0.05 % a year, not the 0.08 % the rounded returns' noise gives.
     expect(r.volatilityAnnualPercent).toBe(0.05);
+    const sd = Math.sqrt(exact.reduce((s, x) => s + (x - mean) ** 2, 0) / (exact.length - 1));
+    expect(r.sharpeDaily).toBe(Math.round((mean / sd) * Math.sqrt(252) * 10_000) / 10_000);
   });
 });

@@ -20,6 +20,8 @@ export interface RiskStats {
   volatilityAnnualPercent: number | null;
   /** (final ÷ capital)^(1 year ÷ window) − 1, percent; null for a window under 30 days. */
   cagrPercent: number | null;
+  /** Mean daily return ÷ their standard deviation × √252 (the summary's Sharpe is per sample). */
+  sharpeDaily: number | null;
   /** Mean daily return ÷ downside deviation (below 0) × √252. */
   sortino: number | null;
   /** Annual return ÷ max drawdown %. */
@@ -130,6 +132,7 @@ export function riskStats(input: {
       years * 365.25 < 30 || input.capital <= 0
         ? null
         : round(((input.finalEquity / input.capital) ** (1 / years) - 1) * 100, 2),
+    sharpeDaily: enough && sd > 0 ? round((mean / sd) * Math.sqrt(DAYS_A_YEAR)) : null,
     sortino: enough && downside > 0 ? round((mean / downside) * Math.sqrt(DAYS_A_YEAR)) : null,
     calmar:
       annual === null || input.maxDrawdownPercent <= 0

@@ -39,7 +39,8 @@ export function summarySection(result: BacktestResult, a: Analysis): string {
         : `${pct(b.returnPercent)} (${inr(b.finalEquity)}; ${inr(b.startPrice)} → ${inr(b.endPrice)})`,
     ],
     ['Max drawdown', `${inr(-s.maxDrawdown)} (${pct(-s.maxDrawdownPercent)} below peak)`],
-    // Not on the daily footing of Sortino and volatility below: said, so nobody compares them.
+    // The summary's Sharpe is per equity sample; the daily one is on Sortino's footing.
+    ['Sharpe (daily, annualised)', num(r.sharpeDaily)],
     ['Sharpe (per sample, annualised)', String(s.sharpe)],
     ['Sortino / Calmar', `${num(r.sortino)} / ${num(r.calmar)}`],
     ['Longest drawdown', duration(r.maxDrawdownDurationMs)],
