@@ -124,4 +124,24 @@ describe('importCandles into a history folder', () => {
     expect(error).toBeInstanceOf(CandleImportError);
     expect((error as Error).message).toMatch(/hol2026\.json: lists no day of 2025/);
   });
+
+  it('warns about a paise file read as rupees, prices off the tick and naive UTC times', async () => {
+    // RELIANCE in paise, stamped 03:45 (09:15 IST written as naive UTC), one price off the tick.
+    await writeFile(
+      csv,
+      'timestamp,open,high,low,close,volume\n2025-01-02 03:45:00,120050,120100,120000,120093.01,10\n2025-01-02 03:46:00,120093,120100,120000,120095,10\n',
+    );
+    const r = await reliance();
+    expect(r.firstClose).toBe(12_009_301);
+    expect(r.warnings).toHaveLength(3);
+    expect(r.warnings[0]).toMatch(/^1 bar\(s\) have prices off the tick size \(5 paise\)/);
+    expect(r.warnings[1]).toMatch(/median close is ₹1,20,095\.00: a file in paise\?/);
+    expect(r.warnings[2]).toMatch(/2 of 2 bars start outside 09:15–15:30 IST/);
+    // A sound file warns of nothing.
+    await writeFile(
+      csv,
+      'timestamp,open,high,low,close,volume\n2025-01-02 09:15:00,800.5,801,800,800.95,100\n',
+    );
+    expect((await reliance()).warnings).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@ import { istDayNumber } from '../domain/ist.ts';
 import type { Exchange } from '../domain/order-params.ts';
 import type { CandleBar } from './candle-chunk-csv.ts';
 import { dayDate, planCandleChunks } from './candle-chunk-plan.ts';
+import { candleImportWarnings } from './candle-import-checks.ts';
 import { CandleImportError } from './candle-import-error.ts';
 import type { PriceUnits } from './candle-import-fields.ts';
 import { importedMasterCsv } from './candle-import-master.ts';
@@ -42,6 +43,11 @@ export interface CandleImportReport {
   readonly to: string;
   /** True when the holidays were derived from the data (no `--holidays`). */
   readonly derivedHolidays: boolean;
+  /** First and last close of this token, paise (for the summary line: wrong units show). */
+  readonly firstClose: number;
+  readonly lastClose: number;
+  /** What looks wrong in the bars though they were written (`candleImportWarnings`). */
+  readonly warnings: string[];
 }
 
 async function readHolidays(file: string): Promise<Holidays> {
@@ -171,5 +177,14 @@ export async function importCandles(o: ImportCandlesOptions): Promise<CandleImpo
           : `${writer.previous?.note ?? writer.previous?.source}; imported tokens beside it, holidays derived for the years its calendar lacks`,
     };
   });
-  return { meta, bars: bars.length, from, to, derivedHolidays: given === undefined };
+  return {
+    meta,
+    bars: bars.length,
+    from,
+    to,
+    derivedHolidays: given === undefined,
+    firstClose: first.close,
+    lastClose: last.close,
+    warnings: candleImportWarnings(bars, instrument.tickSize, o.interval),
+  };
 }

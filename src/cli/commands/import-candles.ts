@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CANDLE_INTERVALS, type CandleInterval } from '../../domain/candle.ts';
+import { formatInr } from '../../domain/money.ts';
 import { EXCHANGES, type Exchange } from '../../domain/order-params.ts';
 import { CandleImportError } from '../../recording/candle-import-error.ts';
 import type { PriceUnits } from '../../recording/candle-import-fields.ts';
@@ -80,8 +81,9 @@ export function importCandlesCommand(): Command {
         });
         const tokens = r.meta.instruments.map((i) => `${i.token} ${i.symbol}`).join(', ');
         process.stdout.write(
-          `import-candles: ${r.bars} ${flags.interval} bars of ${flags.token} (${flags.symbol}), ${r.from}..${r.to}, into ${flags.out} (now ${tokens}; ${r.meta.bars} bars)${r.derivedHolidays ? '; holidays derived from the data (a weekday without bars is a holiday)' : ''}\n`,
+          `import-candles: ${r.bars} ${flags.interval} bars of ${flags.token} (${flags.symbol}), ${r.from}..${r.to}, close ${formatInr(r.firstClose)} → ${formatInr(r.lastClose)}, into ${flags.out} (now ${tokens}; ${r.meta.bars} bars)${r.derivedHolidays ? '; holidays derived from the data (a weekday without bars is a holiday)' : ''}\n`,
         );
+        for (const w of r.warnings) process.stderr.write(`import-candles: WARNING: ${w}\n`);
         process.exitCode = EXIT.ok;
       } catch (err) {
         const input = err instanceof CandleImportError || err instanceof CandleRecordingMismatch;
