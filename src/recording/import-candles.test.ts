@@ -144,4 +144,17 @@ describe('importCandles into a history folder', () => {
     );
     expect((await reliance()).warnings).toEqual([]);
   });
+
+  it('refuses an NFO import without --lot-size', async () => {
+    const nfo = importCandles({
+      csv,
+      out: dir,
+      token: 40040,
+      exchange: 'NFO',
+      symbol: 'NIFTY25JANFUT',
+      interval: '1m',
+      units: 'rupees',
+    });
+    await expect(nfo).rejects.toThrow(/--exchange NFO needs --lot-size/);
+  });
 });

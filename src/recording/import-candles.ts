@@ -116,6 +116,14 @@ function sourceHolidays(previous: CandleRecordingMeta | null): Holidays | null {
  * ```
  */
 export async function importCandles(o: ImportCandlesOptions): Promise<CandleImportReport> {
+  // A derivative's lot is never 1: a default would size every order of a backtest wrong.
+  if ((o.exchange === 'NFO' || o.exchange === 'BFO') && o.lotSize === undefined)
+    throw new CandleImportError(
+      o.csv,
+      undefined,
+      undefined,
+      `--exchange ${o.exchange} needs --lot-size (the contract's lot, e.g. 75 for NIFTY)`,
+    );
   const given = o.holidaysFile === undefined ? undefined : await readHolidays(o.holidaysFile);
   const read = await readCandleCsv(o.csv, { units: o.units, interval: o.interval });
   const stamp = dayBarStart(given ?? null, o.exchange);
