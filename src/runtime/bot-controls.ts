@@ -46,6 +46,8 @@ export class BotControls {
   private readonly controlled = new Subject<ControlRecord>();
   private readonly subscriptions: Subscription[] = [];
   private readonly log: Logger;
+  /** Set by {@link beginStop}: every control is refused from then on. */
+  private stoppingNow = false;
   /** Something the status shows changed: an order event, positions, data health, a control. */
   readonly changes$: Observable<void>;
 
@@ -81,6 +83,19 @@ export class BotControls {
     return new BotControls(kernel, logger);
   }
 
+  /**
+   * Marks the bot as stopping (the run command calls it as the stop begins): every
+   * control is refused from then on, since the engine no longer sends what it would ask.
+   */
+  beginStop(): void {
+    this.stoppingNow = true;
+  }
+
+  /** Whether {@link beginStop} was called. */
+  get stopping(): boolean {
+    return this.stoppingNow;
+  }
+
   /** Strategy ids of the bot. */
   strategyIds(): string[] {
     return Object.keys(this.kernel.strategyStatus());
@@ -88,6 +103,7 @@ export class BotControls {
 
   /** Pauses a strategy: its new entries are dropped until {@link resumeStrategy}. */
   pauseStrategy(id: string, who: string): ControlRecord {
+    if (this.stoppingNow) return this.refuseStopping(who, 'pause', { strategy: id });
     if (!this.strategyIds().includes(id))
       return this.record(who, 'pause', { strategy: id }, 'refused', 'no such strategy');
     const changed = this.kernel.controlState.setPaused(id, true);
@@ -96,6 +112,7 @@ export class BotControls {
 
   /** Resumes a strategy paused by hand. */
   resumeStrategy(id: string, who: string): ControlRecord {
+    if (this.stoppingNow) return this.refuseStopping(who, 'resume', { strategy: id });
     if (!this.strategyIds().includes(id))
       return this.record(who, 'resume', { strategy: id }, 'refused', 'no such strategy');
     const changed = this.kernel.controlState.setPaused(id, false);
@@ -110,6 +127,7 @@ export class BotControls {
   async squareOff(token: number, who: string, product?: Product): Promise<ControlRecord> {
     const { engine } = this.kernel;
     const target: ControlTarget = product === undefined ? { token } : { token, product };
+    if (this.stoppingNow) return this.refuseStopping(who, 'squareOff', target);
     const holders = new Set(
       [
         ...engine.positions.positions().filter((p) => p.token === token && p.netQuantity !== 0),
@@ -138,6 +156,7 @@ export class BotControls {
    * working order and closes every position at market. Resolves once the exits are sent.
    */
   async squareOffAll(who: string): Promise<ControlRecord> {
+    if (this.stoppingNow) return this.refuseStopping(who, 'squareOffAll', {});
     const { engine, controlState } = this.kernel;
     for (const id of this.strategyIds()) controlState.setPaused(id, true);
     const ids = new Set([
@@ -166,8 +185,13 @@ export class BotControls {
 
   /** Trips the kill switch for the rest of the IST day (with `risk.flattenOnKill`, closes all). */
   tripKillSwitch(who: string): ControlRecord {
-    const tripped = this.kernel.engine.tripKillSwitch(who);
-    return this.record(who, 'killSwitch', {}, tripped ? 'done' : 'unchanged', 'tripped');
+    if (this.stoppingNow) return this.refuseStopping(who, 'killSwitch', {});
+    const { engine } = this.kernel;
+    if (engine.killed) return this.record(who, 'killSwitch', {}, 'unchanged', 'already tripped');
+    const tripped = engine.tripKillSwitch(who);
+    // False while not tripped: the engine has stopped (its journal is closed).
+    if (!tripped) return this.record(who, 'killSwitch', {}, 'refused', 'the engine has stopped');
+    return this.record(who, 'killSwitch', {}, 'done', 'tripped');
   }
 
   /** Everything the bot shows now. */
@@ -219,6 +243,10 @@ export class BotControls {
   close(): void {
     for (const s of this.subscriptions) s.unsubscribe();
     this.controlled.complete();
+  }
+
+  private refuseStopping(who: string, action: ControlAction, target: ControlTarget): ControlRecord {
+    return this.record(who, action, target, 'refused', 'the bot is stopping');
   }
 
   private record(

@@ -141,4 +141,30 @@ describe('BotControls over a paper kernel', () => {
     // Flattened, and the switch keeps the strategy from buying again.
     expect(net()).toBe(0);
   });
+
+  it('refuses every control once the bot is stopping, and sends nothing', async () => {
+    const { kernel, controls, steps, net, journalled } = await startBot();
+    await steps(10);
+    expect(net()).toBe(10);
+    controls.beginStop();
+    const before = kernel.engine.orders().length;
+    const records = [
+      controls.pauseStrategy('flat', 't'),
+      controls.resumeStrategy('flat', 't'),
+      await controls.squareOff(3045, 't'),
+      await controls.squareOffAll('t'),
+      controls.tripKillSwitch('t'),
+    ];
+    expect(records.map((r) => `${r.action}:${r.outcome}:${r.detail}`)).toEqual([
+      'pause:refused:the bot is stopping',
+      'resume:refused:the bot is stopping',
+      'squareOff:refused:the bot is stopping',
+      'squareOffAll:refused:the bot is stopping',
+      'killSwitch:refused:the bot is stopping',
+    ]);
+    expect(kernel.engine.orders().length).toBe(before);
+    expect(kernel.engine.killed).toBe(false);
+    expect(controls.status().strategies.every((s) => !s.paused)).toBe(true);
+    expect(journalled()).toHaveLength(5);
+  });
 });

@@ -88,6 +88,8 @@ export function runCommand(): Command {
             process.exit(128 + (constants.signals[signal] ?? 0));
           }
           stopping = true;
+          // From here a control would be a no-op the engine drops: refuse it honestly.
+          controls.beginStop();
           const budget = new AbortController();
           const reserve = Math.min(CLOSING_RESERVE_MAX_MS, budgetMs * CLOSING_RESERVE);
           const graceful = setTimeout(() => budget.abort(), budgetMs - reserve);
