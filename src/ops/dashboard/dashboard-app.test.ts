@@ -91,6 +91,30 @@ describe('dashboard app', () => {
     expect(((await api.json()) as BotStatus).totals.realised).toBe(1_000);
   });
 
+  it('refuses a cookie-only control from another origin (CSRF), but not a bearer one', async () => {
+    const { app, controls, bearer } = setUp();
+    const set = (await app.request(`/?token=${TOKEN}`)).headers.get('set-cookie') ?? '';
+    const cookie = set.split(';')[0] ?? '';
+    const post = (headers: Record<string, string>) =>
+      app.request('/api/square-off-all', { method: 'POST', headers });
+    // A page on another port of the same host is same-site: its form carries the cookie.
+    expect((await post({ cookie, origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    expect((await post({ cookie, 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    expect((await post({ cookie })).status).toBe(403);
+    // The Fetch metadata wins over a forged-looking Origin check.
+    const own = { cookie, 'sec-fetch-site': 'same-site', origin: 'http://localhost' };
+    expect((await post(own)).status).toBe(403);
+    expect(controls.squareOffAll).not.toHaveBeenCalled();
+    // The dashboard's own page: same-origin, or no Fetch metadata and our own Origin.
+    expect((await post({ cookie, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await post({ cookie, origin: 'http://localhost' })).status).toBe(200);
+    // A program with the bearer sends neither header.
+    expect((await post(bearer)).status).toBe(200);
+    // Reading needs no origin.
+    expect((await app.request('/api/status', { headers: { cookie } })).status).toBe(200);
+    expect(controls.squareOffAll).toHaveBeenCalledTimes(3);
+  });
+
   it('runs the controls for a bearer token, naming the dashboard as who asked', async () => {
     const { app, controls, bearer } = setUp();
     const post = (path: string, body?: string) =>

@@ -5,13 +5,31 @@ import { getCookie, setCookie } from 'hono/cookie';
 /** The cookie a browser keeps after opening `/?token=…` once. */
 const COOKIE = 'tiqs_dashboard';
 
+/** Methods that change nothing: a cookie alone is enough for them. */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * Whether a request came from the dashboard's own page. SameSite=Strict does not cover
+ * it: "site" ignores the port, so a page on another 127.0.0.1 port (a dev server, a
+ * notebook) is same-site and its form POST carries the cookie. The browser's
+ * `Sec-Fetch-Site` says so directly; where it is missing, `Origin` must be our own.
+ */
+function fromOwnPage(c: Context): boolean {
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined) return site === 'same-origin';
+  const origin = c.req.header('origin');
+  return origin !== undefined && origin === new URL(c.req.url).origin;
+}
+
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 /**
  * The dashboard's door: every request, page and API alike, shows the token, as
  * `Authorization: Bearer <token>` (programs) or the HttpOnly SameSite=Strict cookie a
  * browser got by opening `/?token=<token>` once (which redirects to `/`, so the token
- * leaves the address bar and the history). Anything else is 401. Comparisons are
+ * leaves the address bar and the history). Anything else is 401. A POST (a control) on
+ * the cookie alone must come from the dashboard's own page (`Sec-Fetch-Site:
+ * same-origin`, or an `Origin` equal to ours), else 403; a bearer needs neither. Comparisons are
  * constant-time over digests; the cookie holds a digest of the token, never the token.
  */
 export function dashboardAuth(token: string): MiddlewareHandler {
@@ -38,7 +56,13 @@ export function dashboardAuth(token: string): MiddlewareHandler {
     }
     const header = c.req.header('authorization');
     const bearer = header?.startsWith('Bearer ') === true ? header.slice(7) : undefined;
-    if (tokenMatches(bearer) || cookieMatches(getCookie(c, COOKIE))) {
+    if (tokenMatches(bearer)) {
+      await next();
+      return;
+    }
+    if (cookieMatches(getCookie(c, COOKIE))) {
+      if (!SAFE_METHODS.has(c.req.method) && !fromOwnPage(c))
+        return c.text('forbidden: a control must come from the dashboard page itself', 403);
       await next();
       return;
     }
