@@ -6,6 +6,7 @@ import { PRODUCTS } from '../../domain/order-params.ts';
 import { dashboardAuth } from './dashboard-auth.ts';
 import type { DashboardControls, DashboardFeed } from './dashboard-feed.ts';
 import { dashboardPage } from './dashboard-page.ts';
+import { LatestWriter } from './latest-writer.ts';
 
 /** What {@link dashboardApp} serves. */
 export interface DashboardAppOptions {
@@ -18,6 +19,8 @@ export interface DashboardAppOptions {
    * after the dashboard's own routes are in place.
    */
   extraRoutes?: (app: Hono) => void;
+  /** An SSE write unfinished this long (wall ms) cuts the client; default 30 s. */
+  stallMs?: number;
 }
 
 const squareOffBody = z.object({ product: z.enum(PRODUCTS).optional() }).default({});
@@ -62,23 +65,26 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
   app.get('/api/events', (c) =>
     streamSSE(c, async (stream) => {
       let id = 0;
-      let writing = Promise.resolve();
+      // One waiting snapshot per client at most; a client stalled past the bound is cut.
+      const writer = new LatestWriter(
+        {
+          write: (data) => stream.writeSSE({ event: 'status', data, id: String(id++) }),
+          abort: () => stream.abort(),
+        },
+        options.stallMs,
+      );
       await new Promise<void>((ended) => {
-        const sub = feed.snapshots$.subscribe({
-          next: (s) => {
-            const data = JSON.stringify(s);
-            writing = writing.then(() =>
-              stream.writeSSE({ event: 'status', data, id: String(id++) }),
-            );
-          },
+        const sub = feed.json$.subscribe({
+          next: (data) => writer.offer(data),
           complete: () => ended(),
         });
         stream.onAbort(() => {
           sub.unsubscribe();
+          writer.close();
           ended();
         });
       });
-      await writing;
+      await writer.idle();
     }),
   );
   const answer = (c: Context, r: { outcome: string }) =>

@@ -1,9 +1,11 @@
 import {
   asyncScheduler,
   BehaviorSubject,
+  map,
   type Observable,
   type SchedulerLike,
   type Subscription,
+  shareReplay,
   throttleTime,
 } from 'rxjs';
 import type { BotControls, BotStatus } from '../../runtime/bot-controls.ts';
@@ -41,6 +43,8 @@ export class DashboardFeed {
   private readonly subscription: Subscription;
   /** The latest snapshot at once, then each new one; completes on {@link close}. */
   readonly snapshots$: Observable<DashboardSnapshot>;
+  /** {@link snapshots$} as JSON, made once per snapshot however many clients listen. */
+  readonly json$: Observable<string>;
 
   constructor(
     private readonly controls: DashboardControls,
@@ -48,6 +52,10 @@ export class DashboardFeed {
   ) {
     this.latest = new BehaviorSubject(this.snapshot());
     this.snapshots$ = this.latest.asObservable();
+    this.json$ = this.snapshots$.pipe(
+      map((s) => JSON.stringify(s)),
+      shareReplay({ bufferSize: 1, refCount: true }),
+    );
     this.subscription = controls.changes$
       .pipe(throttleTime(PUSH_MS, scheduler, { leading: true, trailing: true }))
       .subscribe(() => this.latest.next(this.snapshot()));
