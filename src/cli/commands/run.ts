@@ -5,6 +5,7 @@ import type { LogContext } from '../../logging/log-context.ts';
 import { serveDashboard } from '../../ops/dashboard/serve-dashboard.ts';
 import { metricsRoutes } from '../../ops/metrics/metrics-server.ts';
 import { countDroppedAlerts, metricsFor, serveMetrics } from '../../ops/metrics/start-metrics.ts';
+import { alertStopBudgetMs } from '../../ops/notify/alert-stop-budget.ts';
 import { startAlerts } from '../../ops/notify/start-alerts.ts';
 import { BotControls } from '../../runtime/bot-controls.ts';
 import { CredentialReload } from '../../runtime/credential-reload.ts';
@@ -90,6 +91,9 @@ export function runCommand(): Command {
           stopping = true;
           // From here a control would be a no-op the engine drops: refuse it honestly.
           controls.beginStop();
+          // Telegram stops taking commands now, not after the journal closed (review 16b M2).
+          notifier?.beginStop();
+          const began = Date.now();
           const budget = new AbortController();
           const reserve = Math.min(CLOSING_RESERVE_MAX_MS, budgetMs * CLOSING_RESERVE);
           const graceful = setTimeout(() => budget.abort(), budgetMs - reserve);
@@ -117,8 +121,9 @@ export function runCommand(): Command {
             .stop(`received ${signal}`, budget.signal)
             .then(async (report) => {
               notifier?.stopped(kernel.clock.now(), `received ${signal}`, report);
-              // What is queued gets half the closing reserve, then is dropped (counted).
-              await notifier?.stop(AbortSignal.timeout(reserve / 2));
+              // What is queued gets what is left of the budget, then is dropped (counted).
+              const left = alertStopBudgetMs(budgetMs, Date.now() - began);
+              await notifier?.stop(AbortSignal.timeout(left));
               return report;
             })
             .then(

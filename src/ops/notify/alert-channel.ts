@@ -10,6 +10,8 @@ export interface AlertChannel {
   stats(): DeliveryStats;
   /** Starts what listens (Telegram's commands); a webhook has nothing to start. */
   start(): void;
+  /** The stop began: stop taking commands (alerts still go out until `stop`). */
+  beginStop(): void;
   /** Sends what is queued until `signal` aborts, then closes. */
   stop(signal: AbortSignal): Promise<void>;
 }

@@ -113,6 +113,17 @@ export class DeliveryQueue<T> {
     });
   }
 
+  /**
+   * Rewrites what waits (the head too, even while it is being paced): at a stop, the
+   * Telegram channel folds each chat's messages into one so pacing cannot starve the
+   * stop alert. `merge` keeps the order of what it is given.
+   */
+  compact(merge: (items: readonly T[]) => T[]): void {
+    const merged = merge(this.items);
+    this.items.length = 0;
+    this.items.push(...merged);
+  }
+
   /** Stops the worker; what is still queued is dropped and counted. */
   close(): void {
     this.closing.abort();
@@ -123,11 +134,15 @@ export class DeliveryQueue<T> {
   private async drain(): Promise<void> {
     const signal = this.closing.signal;
     while (this.items.length > 0 && !signal.aborted) {
+      // Paced while still queued, so `compact` can fold it; then whatever heads the queue
+      // goes (compact keeps the head's chat first), without a second wait.
+      const pace = this.options.paceMs?.(this.items[0] as T) ?? 0;
+      if (pace > 0) await this.wait(pace, signal);
+      // Still queued when closed: `close` counts it.
+      if (signal.aborted || this.items.length === 0) break;
       // Taken out before it goes: a full queue then drops a waiting item, never this one.
       const item = this.items.shift() as T;
-      const pace = this.options.paceMs?.(item) ?? 0;
-      if (pace > 0) await this.wait(pace, signal);
-      const done = signal.aborted ? 'closed' : await this.attempt(item, signal);
+      const done = await this.attempt(item, signal);
       if (done === 'sent') this.counts.sent += 1;
       else if (done === 'failed') this.counts.failed += 1;
       else this.counts.dropped += 1;

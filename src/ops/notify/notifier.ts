@@ -154,6 +154,14 @@ export class Notifier {
     return total;
   }
 
+  /**
+   * The stop began: Telegram stops taking commands at once (a command then would act on
+   * a stopping bot). Alerts, the closing fills and the stop alert among them, still go.
+   */
+  beginStop(): void {
+    for (const { channel } of this.channels) channel.beginStop();
+  }
+
   /** Stops watching, sends what is queued until `signal` aborts, then closes every channel. */
   async stop(signal: AbortSignal): Promise<void> {
     for (const w of this.watches) w.unsubscribe();

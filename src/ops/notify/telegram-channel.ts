@@ -38,6 +38,8 @@ export class TelegramChannel implements AlertChannel {
   private readonly chats: string[];
   private readonly pacer: TelegramPacer;
   private polling: Promise<void> | undefined;
+  private stopping = false;
+  private pollingStopped: Promise<void> | undefined;
   private readonly log: ChannelDeps['logger'];
 
   constructor(
@@ -80,8 +82,13 @@ export class TelegramChannel implements AlertChannel {
   /** Starts long polling for commands (when on and a port is given); never throws. */
   start(): void {
     if (!this.settings.commands || this.port === undefined || this.polling !== undefined) return;
-    registerTelegramCommands(this.bot, new Set(this.chats), this.port, (command, who, chat) =>
-      this.log.info({ event: 'bot-command', command, who, chat }, `telegram command /${command}`),
+    registerTelegramCommands(
+      this.bot,
+      new Set(this.chats),
+      this.port,
+      (command, who, chat) =>
+        this.log.info({ event: 'bot-command', command, who, chat }, `telegram command /${command}`),
+      () => this.stopping,
     );
     this.bot.catch((err) =>
       this.log.warn(
@@ -99,14 +106,27 @@ export class TelegramChannel implements AlertChannel {
       );
   }
 
+  /**
+   * The stop began: no more commands are taken (polling ends; one already fetched is
+   * answered "stopping, not done"). Alerts still go out until {@link stop}.
+   */
+  beginStop(): void {
+    this.stopping = true;
+    if (this.polling === undefined || this.pollingStopped !== undefined) return;
+    // Stopping confirms the last update to Telegram; awaited (bounded) in `stop`.
+    this.pollingStopped = this.bot.stop().catch(() => undefined);
+  }
+
   async stop(signal: AbortSignal): Promise<void> {
+    this.beginStop();
+    // One message a chat: paced at 1 s a chat, the closing fills and the stop alert
+    // queued behind a recent alert would otherwise outlast the stop's budget.
+    this.queue.compact(mergePerChat);
     await this.queue.flush(signal);
     this.queue.close();
-    if (this.polling === undefined) return;
-    // Stopping confirms the last update to Telegram; bounded like everything in a stop.
-    const stopped = this.bot.stop().catch(() => undefined);
+    if (this.pollingStopped === undefined) return;
     await Promise.race([
-      stopped,
+      this.pollingStopped,
       new Promise<void>((resolve) =>
         signal.addEventListener('abort', () => resolve(), { once: true }),
       ),
@@ -139,4 +159,21 @@ export class TelegramChannel implements AlertChannel {
     if (err instanceof HttpError) return this.deps.scrub(err.message);
     return this.deps.scrub(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
   }
+}
+
+/**
+ * Folds the messages of each chat into as few as fit Telegram's length, in order, the
+ * chats in the order of their first message (so the head's chat, maybe being paced, stays first).
+ */
+function mergePerChat(items: readonly Outgoing[]): Outgoing[] {
+  const byChat = new Map<string, Outgoing[]>();
+  for (const m of items) {
+    const list = byChat.get(m.chat) ?? [];
+    const last = list.at(-1);
+    if (last !== undefined && last.text.length + 2 + m.text.length <= MAX_TEXT)
+      list[list.length - 1] = { chat: m.chat, text: `${last.text}\n\n${m.text}` };
+    else list.push(m);
+    byChat.set(m.chat, list);
+  }
+  return [...byChat.values()].flat();
 }

@@ -18,13 +18,15 @@ const HELP = 'Commands: /status, /positions, /pause <strategy>, /resume <strateg
  * Registers `/status`, `/positions`, `/pause <strategy>`, `/resume <strategy>` and
  * `/squareoff` on `bot`, answered only in the configured chats: an update from any other
  * chat is dropped before a command sees it, unanswered (a stranger learns nothing, not
- * even that the bot listens). Each command is logged with who asked through `onCommand`.
+ * even that the bot listens). Each command is logged with who asked through `onCommand`;
+ * once `stopping()` is true every command is answered "stopping, not done" and does nothing.
  */
 export function registerTelegramCommands(
   bot: Bot,
   allowedChats: ReadonlySet<string>,
   port: BotCommandPort,
   onCommand: (command: string, who: string, chat: string) => void,
+  stopping: () => boolean = () => false,
 ): void {
   bot.use(async (ctx, next) => {
     const chat = ctx.chat?.id;
@@ -44,6 +46,11 @@ export function registerTelegramCommands(
       const by = who(ctx);
       const arg = ctx.match.trim();
       onCommand(name, by, String(ctx.chat.id));
+      // Once the stop began nothing acts (the journal may be closing): say so, do nothing.
+      if (stopping()) {
+        await ctx.reply(`/${name}: the bot is stopping, not done`);
+        return;
+      }
       if (needsArg && arg === '') {
         await ctx.reply(`usage: /${name} <strategy>`);
         return;

@@ -66,6 +66,8 @@ export class WebhookChannel implements AlertChannel {
 
   start(): void {}
 
+  beginStop(): void {}
+
   async stop(signal: AbortSignal): Promise<void> {
     await this.queue.flush(signal);
     this.queue.close();
