@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  type FakeTelegram,
+  startFakeTelegram,
+} from '../../src/ops/notify/testing/fake-telegram.ts';
+import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../src/ops/notify/testing/webhook-receiver.ts';
@@ -34,10 +38,38 @@ logging: { format: json, summaryIntervalSeconds: 0 }
   return file;
 }
 
+const TG_TOKEN = '123456:e2e-telegram-token';
+
+/** A paper bot that flattens at the stop, its alerts to two chats of a fake Bot API. */
+function writeTelegramConfig(apiRoot: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tr-alerts-tg-'));
+  const file = join(dir, 'bot.yaml');
+  writeFileSync(
+    file,
+    `mode: paper
+broker:
+  baseUrl: embedded
+  sim: { seed: 42, speed: 10, start: "2026-11-20T09:20:00+05:30" }
+marketData: { intervalMs: 1000, warmupSeconds: 0 }
+strategies:
+  - id: flat
+    module: ${join(REPO, 'test/fixtures/strategies/buy-when-flat.ts')}
+execution: { trackIntervalMs: 1000, shutdownTimeoutMs: 10000, onShutdown: flatten }
+state: { dir: ${join(dir, 'state')} }
+notify:
+  telegram: { botToken: "\${TG_TOKEN}", chatIds: [111, 222], apiRoot: "${apiRoot}" }
+logging: { format: json, summaryIntervalSeconds: 0 }
+`,
+  );
+  return file;
+}
+
 let receiver: WebhookReceiver | undefined;
+let telegram: FakeTelegram | undefined;
 afterAll(async () => {
   await killAll();
   await receiver?.close();
+  await telegram?.close();
 });
 
 describe('e2e: alerts of a paper bot to a webhook', { timeout: 120_000 }, () => {
@@ -86,5 +118,32 @@ describe('e2e: alerts of a paper bot to a webhook', { timeout: 120_000 }, () => 
       expect(g.verified).toBe(true);
       expect(g.body).not.toContain(SECRET);
     }
+  });
+
+  it('Telegram: a stop right after a fill still delivers the closing fill and the stop alert to each chat (review 16b M1)', async () => {
+    telegram = await startFakeTelegram(TG_TOKEN);
+    const bot = spawnRunner(['run', '--config', writeTelegramConfig(telegram.apiRoot)], {
+      TG_TOKEN,
+    });
+    const fills = () => telegram?.sent.filter((m) => / BUY 10 SBIN-EQ .* filled/.test(m.text));
+    const give = Date.now() + 60_000;
+    while ((fills()?.length ?? 0) < 1) {
+      if (Date.now() > give || bot.proc.exitCode !== null)
+        throw new Error(`no fill alert on Telegram\n${bot.stderr().slice(-2000)}`);
+      await telegram
+        .waitForSent(telegram.sent.length + 1, Math.max(1, give - Date.now()))
+        .catch(() => undefined);
+    }
+    // Under a second after a fill reached a chat: its pacing holds the next message there.
+    bot.signal('SIGTERM');
+    const exit = await waitForExit(bot, 20_000);
+    expect(exit.code, bot.stderr().slice(-2000)).toBe(0);
+    for (const chat of ['111', '222']) {
+      const texts = telegram.sent.filter((m) => m.chat === chat).map((m) => m.text);
+      const all = texts.join('\n');
+      expect(all, all).toMatch(/SELL 10 SBIN-EQ @ ₹[\d,]+\.\d\d filled \(order \d+, shutdown\)/);
+      expect(all, all).toContain('bot stopped (received SIGTERM; policy flatten)');
+    }
+    for (const m of telegram.sent) expect(m.text).not.toContain(TG_TOKEN);
   });
 });
