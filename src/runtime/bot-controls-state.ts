@@ -13,8 +13,12 @@ const LOG_SIZE = 200;
 /** What an operator can ask of a running bot. */
 export type ControlAction = 'pause' | 'resume' | 'squareOff' | 'squareOffAll' | 'killSwitch';
 
-/** How a control ended: `done`, `unchanged` (already so) or `refused` (e.g. an unknown strategy). */
-type ControlOutcome = 'done' | 'unchanged' | 'refused';
+/**
+ * How a control ended: `done` (sent), `unchanged` (already so), `deferred` (queued: trading
+ * is paused or reconciling; sent when it resumes) or `refused` (an unknown strategy, the
+ * engine denied it, the bot is stopping).
+ */
+type ControlOutcome = 'done' | 'unchanged' | 'deferred' | 'refused';
 
 /** One control as the journal keeps it. */
 export interface ControlRecord {

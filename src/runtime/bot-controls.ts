@@ -11,6 +11,7 @@ import {
   orderView,
   type StrategyView,
 } from './bot-controls-status.ts';
+import { controlIntentId, type SubmitOutcome, submitWatched } from './bot-controls-submit.ts';
 import type { Kernel } from './kernel.ts';
 
 export type { BrokerNet } from './bot-controls-broker.ts';
@@ -142,13 +143,18 @@ export class BotControls {
           .some((o) => o.intent.instrument.token === token && o.intent.product === product),
     );
     if (ids.length === 0) return this.record(who, 'squareOff', target, 'unchanged', 'nothing open');
-    const id = `ops-${this.kernel.clock.now()}`;
-    await Promise.all(
-      ids.map((strategyId) =>
-        engine.submit({ kind: 'squareOff', id, strategyId, token, reason: `square-off by ${who}` }),
-      ),
+    const id = controlIntentId('ops', this.kernel.clock.now());
+    const result = await submitWatched(
+      engine,
+      ids.map((strategyId) => ({
+        kind: 'squareOff',
+        id,
+        strategyId,
+        token,
+        reason: `square-off by ${who}`,
+      })),
     );
-    return this.record(who, 'squareOff', target, 'done', `squared off for ${ids.join(', ')}`);
+    return this.reportSubmit(who, 'squareOff', target, result, `squared off for ${ids.join(', ')}`);
   }
 
   /**
@@ -169,18 +175,21 @@ export class BotControls {
         .filter((o) => !isFinal(o.status))
         .map((o) => o.strategyId),
     ]);
-    const id = `ops-all-${this.kernel.clock.now()}`;
+    const id = controlIntentId('ops-all', this.kernel.clock.now());
     await engine.cancelAll();
-    await Promise.all(
-      [...ids].map((strategyId) =>
-        engine.submit({ kind: 'squareOff', id, strategyId, reason: `square-off all by ${who}` }),
-      ),
+    const result = await submitWatched(
+      engine,
+      [...ids].map((strategyId) => ({
+        kind: 'squareOff',
+        id,
+        strategyId,
+        reason: `square-off all by ${who}`,
+      })),
     );
-    const detail =
-      ids.size === 0
-        ? 'every strategy paused; nothing open'
-        : `every strategy paused; closed ${[...ids].join(', ')}`;
-    return this.record(who, 'squareOffAll', {}, 'done', detail);
+    if (ids.size === 0)
+      return this.record(who, 'squareOffAll', {}, 'done', 'every strategy paused; nothing open');
+    const detail = `every strategy paused; closed ${[...ids].join(', ')}`;
+    return this.reportSubmit(who, 'squareOffAll', {}, result, detail);
   }
 
   /** Trips the kill switch for the rest of the IST day (with `risk.flattenOnKill`, closes all). */
@@ -243,6 +252,24 @@ export class BotControls {
   close(): void {
     for (const s of this.subscriptions) s.unsubscribe();
     this.controlled.complete();
+  }
+
+  /** `done` only when the engine neither denied nor deferred what the control sent. */
+  private reportSubmit(
+    who: string,
+    action: ControlAction,
+    target: ControlTarget,
+    result: SubmitOutcome,
+    doneDetail: string,
+  ): ControlRecord {
+    if (result.denied.length > 0)
+      return this.record(who, action, target, 'refused', `denied for ${result.denied.join(', ')}`);
+    if (result.deferred.length > 0) {
+      const why = this.kernel.engine.pausedReason ?? 'reconciling with the broker';
+      const detail = `waiting (${why}) for ${result.deferred.join(', ')}: sent when trading resumes`;
+      return this.record(who, action, target, 'deferred', detail);
+    }
+    return this.record(who, action, target, 'done', `${doneDetail} (${result.sent} exit orders)`);
   }
 
   private refuseStopping(who: string, action: ControlAction, target: ControlTarget): ControlRecord {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SessionError } from '../../src/api/errors/session-error.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import { MemoryJournal } from '../../src/execution/journal.ts';
@@ -166,5 +167,22 @@ describe('BotControls over a paper kernel', () => {
     expect(kernel.engine.killed).toBe(false);
     expect(controls.status().strategies.every((s) => !s.paused)).toBe(true);
     expect(journalled()).toHaveLength(5);
+  });
+
+  it('says deferred, not done, when trading is paused, and done once the exits go out', async () => {
+    const { kernel, controls, steps, net } = await startBot();
+    await steps(10);
+    expect(net()).toBe(10);
+    kernel.engine.pause(new SessionError('refused', { operation: 'quotes', status: 401 }));
+    const before = kernel.engine.orders().length;
+    const held = await controls.squareOff(3045, 't');
+    expect(held.outcome).toBe('deferred');
+    expect(held.detail).toMatch(/sent when trading resumes/);
+    expect(kernel.engine.orders().length).toBe(before);
+    kernel.engine.resume();
+    await steps(2);
+    // The deferred exit went out once trading resumed (the strategy may buy again after).
+    const exits = kernel.engine.orders('flat').filter((o) => o.intent.id.startsWith('ops-'));
+    expect(exits.map((o) => [o.intent.side, o.status])).toEqual([['S', 'complete']]);
   });
 });
