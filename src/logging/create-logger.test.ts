@@ -139,4 +139,18 @@ describe('createLogger', () => {
     expect(tty.text).toMatch(/^── .* IST ──\n\d\d:\d\d:\d\d IST {2}- {2}hello\n$/);
     expect(JSON.parse(pipe.text)).toMatchObject({ msg: 'hello', level: 30 });
   });
+
+  it('scrubs secret values from a strategy error text, in JSON and pretty lines (review 16b N1)', () => {
+    const scrub = (text: string) => text.split('123456:GOODTOKEN').join('***');
+    for (const format of ['json', 'pretty'] as const) {
+      const { lines, destination } = capture();
+      const log = createLogger({ level: 'info', format, destination, scrub });
+      log
+        .child({ strategy: 'leaky' })
+        .error({ err: new Error('bad call with token 123456:GOODTOKEN') }, 'strategy failed');
+      const out = lines.join('');
+      expect(out).toContain('bad call with token ***');
+      expect(out).not.toContain('GOODTOKEN');
+    }
+  });
 });

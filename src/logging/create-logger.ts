@@ -49,6 +49,12 @@ export interface CreateLoggerOptions {
    * written goes under `wallTime`.
    */
   simulatedTime?: boolean;
+  /**
+   * Removes secret values from each serialised line (JSON or pretty) before it is written:
+   * the paths above cover the runner's own fields, this also covers a secret a strategy
+   * put in its own error text (review 16b N1).
+   */
+  scrub?: (text: string) => string;
 }
 
 /**
@@ -86,9 +92,20 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
         }),
   };
   const format = options.format ?? 'auto';
-  const out: LogSink = options.destination ?? process.stdout;
+  const scrub = options.scrub;
+  const raw: LogSink = options.destination ?? process.stdout;
+  const out: LogSink =
+    scrub === undefined
+      ? raw
+      : { write: (text) => raw.write(scrub(text)), isTTY: raw.isTTY === true };
   const pretty = format === 'pretty' || (format === 'auto' && out.isTTY === true);
-  if (!pretty) return options.destination === undefined ? pino(base) : pino(base, sinkStream(out));
+  if (!pretty) {
+    if (options.destination !== undefined) return pino(base, sinkStream(out));
+    if (scrub === undefined) return pino(base);
+    // pino's own stdout destination (synchronous), each line scrubbed first.
+    const stdout = pino.destination(1);
+    return pino(base, sinkStream({ write: (text) => stdout.write(scrub(text)) }));
+  }
   const lines = new PrettyLines({
     level: pino.levels.values[level] ?? Number.POSITIVE_INFINITY,
     ...(context === undefined ? {} : { context }),

@@ -6,6 +6,7 @@ import { serveDashboard } from '../../ops/dashboard/serve-dashboard.ts';
 import { metricsRoutes } from '../../ops/metrics/metrics-server.ts';
 import { countDroppedAlerts, metricsFor, serveMetrics } from '../../ops/metrics/start-metrics.ts';
 import { alertStopBudgetMs } from '../../ops/notify/alert-stop-budget.ts';
+import { configSecrets, secretScrubber } from '../../ops/notify/secret-scrubber.ts';
 import { startAlerts } from '../../ops/notify/start-alerts.ts';
 import { BotControls } from '../../runtime/bot-controls.ts';
 import { CredentialReload } from '../../runtime/credential-reload.ts';
@@ -41,6 +42,8 @@ export function runCommand(): Command {
         level: config.logging.level,
         format: config.logging.format,
         context: logContext,
+        // A secret a strategy put in its own error text is not logged either.
+        scrub: secretScrubber(configSecrets(config)),
       });
       let kernel: Kernel;
       // Prometheus metrics (docs/operations.md "Metrics"): timings need the observer from the start.

@@ -9,7 +9,7 @@ import type { AlertChannel, ChannelDeps } from './alert-channel.ts';
 import { positionLines, stoppedText } from './alert-texts.ts';
 import type { DeliveryStats } from './delivery-queue.ts';
 import { watchKernel } from './kernel-alerts.ts';
-import { secretScrubber } from './secret-scrubber.ts';
+import { configSecrets, secretScrubber } from './secret-scrubber.ts';
 import { TelegramChannel } from './telegram-channel.ts';
 import type { BotCommandPort } from './telegram-commands.ts';
 import { WebhookChannel } from './webhook-channel.ts';
@@ -59,12 +59,7 @@ export class Notifier {
   static fromConfig(config: RunnerConfig, deps: NotifierDeps): Notifier | undefined {
     const n = config.notify;
     if (n.webhook === undefined && n.telegram === undefined) return undefined;
-    const scrub = secretScrubber([
-      n.telegram?.botToken,
-      n.webhook?.secret,
-      config.broker.appId,
-      config.broker.token,
-    ]);
+    const scrub = secretScrubber(configSecrets(config));
     const base: ChannelDeps = {
       logger: deps.logger,
       scrub,
