@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
+import { OpsServerError } from '../ops-server-error.ts';
 import { dashboardApp } from './dashboard-app.ts';
 import { type DashboardControls, DashboardFeed } from './dashboard-feed.ts';
 
@@ -60,7 +61,14 @@ export async function startDashboard(options: StartDashboardOptions): Promise<Ru
     });
   } catch (err) {
     feed.close();
-    throw new Error(`dashboard: cannot listen on ${config.host}:${config.port}`, { cause: err });
+    throw new OpsServerError(
+      'dashboard',
+      'listen',
+      `dashboard: cannot listen on ${config.host}:${config.port}`,
+      {
+        cause: err,
+      },
+    );
   }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

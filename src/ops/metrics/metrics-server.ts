@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import type { Logger } from 'pino';
 import type { MetricsConfig } from '../../config/metrics-config-schema.ts';
+import { OpsServerError } from '../ops-server-error.ts';
 import type { BotMetrics } from './bot-metrics.ts';
 
 /**
@@ -52,7 +53,14 @@ export async function startMetricsServer(
       server.once('error', failed);
     });
   } catch (err) {
-    throw new Error(`metrics: cannot listen on ${config.host}:${config.port}`, { cause: err });
+    throw new OpsServerError(
+      'metrics',
+      'listen',
+      `metrics: cannot listen on ${config.host}:${config.port}`,
+      {
+        cause: err,
+      },
+    );
   }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
