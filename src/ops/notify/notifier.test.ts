@@ -62,4 +62,23 @@ describe('Notifier', () => {
     ]);
     expect(some?.stats()).toMatchObject({ sent: 2, channels: { webhook: { sent: 2 } } });
   });
+
+  it('never throws from emit: an alert a channel cannot queue is logged, the next one goes (review 16b N6)', async () => {
+    receiver = await startWebhookReceiver('s3cret-signing');
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
+    const n = Notifier.fromConfig(
+      config(`notify:\n  webhook: { url: "${receiver.url}", secret: s3cret-signing }\n`),
+      { logger },
+    );
+    // A BigInt in `data`: JSON.stringify throws inside the webhook's deliver.
+    expect(() =>
+      n?.emit({ kind: 'fill', at, text: 'odd', data: { qty: 10n } as Record<string, unknown> }),
+    ).not.toThrow();
+    n?.emit({ kind: 'fill', at, text: 'next' });
+    await receiver.waitFor(1);
+    await n?.stop(AbortSignal.timeout(3_000));
+    expect(receiver.received.map((r) => r.json.text)).toEqual([expect.stringContaining('next')]);
+    expect(lines.join('')).toContain('alert not queued: TypeError');
+  });
 });

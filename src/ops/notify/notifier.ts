@@ -53,6 +53,7 @@ export class Notifier {
       kinds: ReadonlySet<AlertKind> | undefined;
     }[],
     private readonly config: RunnerConfig,
+    private readonly logger: Logger,
   ) {}
 
   /** The notifier of a config; undefined when no channel is configured. */
@@ -80,13 +81,24 @@ export class Notifier {
         channel: new TelegramChannel(n.telegram, n, base, deps.commands),
         kinds: kindsOf(n.telegram.events),
       });
-    return new Notifier(channels, config);
+    return new Notifier(channels, config, deps.logger);
   }
 
   /** Queues `alert` on every channel that takes its kind. Never blocks, never throws. */
   emit(alert: Alert): void {
-    for (const { channel, kinds } of this.channels)
-      if (kinds === undefined || kinds.has(alert.kind)) channel.deliver(alert);
+    for (const { channel, kinds } of this.channels) {
+      if (kinds !== undefined && !kinds.has(alert.kind)) continue;
+      // Called from the engine's event stream: a throw here would be rethrown by RxJS as an
+      // uncaught exception and end the process (review 16b N6). Logged without the text.
+      try {
+        channel.deliver(alert);
+      } catch (err) {
+        this.logger.error(
+          { event: 'alert-failed', channel: channel.name, kind: alert.kind },
+          `alert not queued: ${err instanceof Error ? err.name : 'error'}`,
+        );
+      }
+    }
   }
 
   /** Watches `kernel` for alerts and starts listening for commands. */
