@@ -7,6 +7,8 @@ import type { Journal } from '../execution/journal.ts';
 const PAUSED_META = 'controls.paused';
 /** Journal meta key of the recent controls (who asked what). */
 const LOG_META = 'controls.log';
+/** A paused strategy's dropped entries are logged (at info) at most this often, market ms. */
+const DROP_LOG_MS = 60_000;
 /** Controls kept in the journal's log; older ones drop off (the log lines keep them all). */
 const LOG_SIZE = 200;
 
@@ -44,10 +46,14 @@ export interface ControlRecord {
 export class ControlState {
   private readonly pausedIds: Set<string>;
   private readonly records: ControlRecord[];
+  /** Per paused strategy: when its drops were last logged, and how many since. */
+  private readonly drops = new Map<string, { loggedAt: number; since: number }>();
 
   constructor(
     private readonly journal: Journal,
     private readonly logger: Logger,
+    /** Market time, epoch ms (the kernel's clock): paces the dropped-entry lines. */
+    private readonly now: () => number = Date.now,
   ) {
     this.pausedIds = new Set(this.read<string[]>(PAUSED_META) ?? []);
     this.records = this.read<ControlRecord[]>(LOG_META) ?? [];
@@ -63,13 +69,44 @@ export class ControlState {
     return [...this.pausedIds].sort();
   }
 
-  /** False for an entry of a paused strategy: it is dropped (and logged at debug). */
+  /**
+   * Who paused `strategyId` (the latest control that did), or undefined when it is not
+   * paused or the journal's log no longer holds that control.
+   */
+  pausedBy(strategyId: string): string | undefined {
+    if (!this.pausedIds.has(strategyId)) return undefined;
+    for (let i = this.records.length - 1; i >= 0; i--) {
+      const r = this.records[i] as ControlRecord;
+      if (r.outcome !== 'done' && r.outcome !== 'deferred') continue;
+      if (r.action === 'squareOffAll' || (r.action === 'pause' && r.strategy === strategyId))
+        return r.who;
+    }
+    return undefined;
+  }
+
+  /**
+   * False for an entry of a paused strategy: it is dropped. Logged at info, at most once
+   * a minute per strategy with the count since, so a pause kept from an earlier run is
+   * seen in the log without flooding it.
+   */
   allows(intent: OrderIntent, strategyId: string): boolean {
     if (!this.pausedIds.has(strategyId)) return true;
     if (intent.kind !== 'place' && intent.kind !== 'bracket') return true;
-    this.logger.debug(
-      { component: 'controls', strategy: strategyId, intent: intent.id },
-      'strategy paused by an operator: entry dropped',
+    const now = this.now();
+    const seen = this.drops.get(strategyId);
+    if (seen !== undefined && now - seen.loggedAt < DROP_LOG_MS) {
+      seen.since++;
+      return false;
+    }
+    this.drops.set(strategyId, { loggedAt: now, since: 0 });
+    this.logger.info(
+      {
+        component: 'controls',
+        strategy: strategyId,
+        intent: intent.id,
+        droppedSinceLastLine: seen?.since ?? 0,
+      },
+      'strategy paused by an operator: entry dropped (resume it from the dashboard or /resume)',
     );
     return false;
   }
@@ -79,6 +116,7 @@ export class ControlState {
     if (this.pausedIds.has(strategyId) === paused) return false;
     if (paused) this.pausedIds.add(strategyId);
     else this.pausedIds.delete(strategyId);
+    this.drops.delete(strategyId);
     this.write(PAUSED_META, [...this.pausedIds]);
     return true;
   }

@@ -26,7 +26,7 @@ export interface ScheduleDeps {
   /** Marks positions, checks the kill switch and republishes positions. */
   mark(): void;
   /** Strategy ids with their run status. */
-  strategies(): Record<string, StrategyStatus>;
+  strategies(): Record<string, StrategyStatus | 'paused'>;
   /** Logs each strategy's PnL. */
   logPnl(log: Logger): void;
   /** Where the summary leaves the last prices seen, for `tiqs-runner positions`. */

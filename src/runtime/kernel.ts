@@ -96,7 +96,7 @@ export class Kernel {
     this.broker = this.parts.broker;
     this.recorder = this.parts.recorder;
     this.instruments = instrumentMasterFor(this.parts, this.config, this.logger);
-    this.controlState = new ControlState(this.parts.journal, this.logger);
+    this.controlState = new ControlState(this.parts.journal, this.logger, () => this.clock.now());
   }
 
   /** Builds every component for the options; nothing runs until {@link start}. */
@@ -161,7 +161,8 @@ export class Kernel {
         engine: this.engine,
         logger: this.logger,
         mark: () => this.publishPositions(),
-        strategies: () => this.strategyStatus(),
+        // A strategy paused by hand shows as paused (it runs, but its entries are dropped).
+        strategies: () => this.summaryStatus(),
         logPnl: (l) => this.logPnl(l),
         journal: this.parts.journal,
       }),
@@ -176,6 +177,28 @@ export class Kernel {
         marketTime: new Date(this.clock.now()).toISOString(),
       },
       'bot started',
+    );
+    this.warnPausedByHand(log);
+  }
+
+  /** A pause kept from an earlier run is said loudly: otherwise the bot just trades nothing. */
+  private warnPausedByHand(log: Logger): void {
+    const paused = this.controlState.paused();
+    if (paused.length === 0) return;
+    const by = paused.map((id) => `${id} (by ${this.controlState.pausedBy(id) ?? 'unknown'})`);
+    log.warn(
+      { event: 'strategies-paused', paused },
+      `strategies paused by an operator (kept from an earlier run): ${by.join(', ')}; resume from the dashboard or /resume`,
+    );
+  }
+
+  /** {@link strategyStatus} with `paused` for a running strategy paused by hand. */
+  summaryStatus(): Record<string, StrategyStatus | 'paused'> {
+    return Object.fromEntries(
+      this.strategies.map((s) => [
+        s.id,
+        s.status === 'running' && this.controlState.isPaused(s.id) ? 'paused' : s.status,
+      ]),
     );
   }
 

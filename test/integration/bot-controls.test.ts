@@ -8,7 +8,7 @@ import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import { MemoryJournal } from '../../src/execution/journal.ts';
 import { BotControls } from '../../src/runtime/bot-controls.ts';
-import type { ControlRecord } from '../../src/runtime/bot-controls-state.ts';
+import { type ControlRecord, ControlState } from '../../src/runtime/bot-controls-state.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
 import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
@@ -45,11 +45,13 @@ logging:
 `;
 
 /** A paper kernel over the simulator on one virtual clock, with its controls. */
-async function startBot(risk = 'flattenOnKill: true') {
+async function startBot(
+  risk = 'flattenOnKill: true',
+  journal = new MemoryJournal(),
+  logger = pino({ level: 'silent' }),
+) {
   const clock = new VirtualClock(Date.parse('2026-11-20T09:20:00+05:30'));
   sim = await startSimulator({ clock, seed: 11 });
-  const journal = new MemoryJournal();
-  const logger = pino({ level: 'silent' });
   kernel = await Kernel.create({
     config: parseConfig(configText(mkdtempSync(join(tmpdir(), 'tr-ctl-')), risk), 'c.yaml', {}),
     configFile: join(root, 'config', 'test.yaml'),
@@ -184,5 +186,29 @@ describe('BotControls over a paper kernel', () => {
     // The deferred exit went out once trading resumed (the strategy may buy again after).
     const exits = kernel.engine.orders('flat').filter((o) => o.intent.id.startsWith('ops-'));
     expect(exits.map((o) => [o.intent.side, o.status])).toEqual([['S', 'complete']]);
+  });
+
+  it('says loudly at start that a strategy is paused from an earlier run, and by whom', async () => {
+    const journal = new MemoryJournal();
+    const earlier = new ControlState(journal, pino({ level: 'silent' }));
+    earlier.setPaused('flat', true);
+    earlier.record({
+      at: 1,
+      who: 'telegram:42',
+      action: 'pause',
+      strategy: 'flat',
+      outcome: 'done',
+      detail: '',
+    });
+    const lines: { level: number; msg: string; droppedSinceLastLine?: number }[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const { kernel, steps, net } = await startBot('flattenOnKill: true', journal, logger);
+    const warn = lines.find((l) => l.level === 40 && l.msg.includes('paused by an operator'));
+    expect(warn?.msg).toContain('flat (by telegram:42)');
+    expect(kernel.summaryStatus()).toEqual({ flat: 'paused', rester: 'running' });
+    await steps(10);
+    expect(net()).toBe(0);
+    // Its dropped entries show at info, not hidden at debug.
+    expect(lines.some((l) => l.level === 30 && l.msg.includes('entry dropped'))).toBe(true);
   });
 });
