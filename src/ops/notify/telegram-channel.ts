@@ -39,6 +39,7 @@ export class TelegramChannel implements AlertChannel {
   private readonly pacer: TelegramPacer;
   private polling: Promise<void> | undefined;
   private stopping = false;
+  private refused = false;
   private pollingStopped: Promise<void> | undefined;
   private readonly log: ChannelDeps['logger'];
 
@@ -147,10 +148,26 @@ export class TelegramChannel implements AlertChannel {
             ? { kind: 'retry', reason }
             : { kind: 'retry', reason, afterMs: after * 1000 };
         }
+        if (err.error_code === 401 || err.error_code === 404) this.refuseForGood(reason);
         return err.error_code >= 500 ? { kind: 'retry', reason } : { kind: 'fail', reason };
       }
       return { kind: 'retry', reason };
     }
+  }
+
+  /**
+   * The service refused the bot token (401) or knows no such bot (404): every later send
+   * would fail the same way, so say it once and drop (count) the rest of the day's alerts
+   * rather than logging two lines per alert per chat (review 16b N7).
+   */
+  private refuseForGood(reason: string): void {
+    if (this.refused) return;
+    this.refused = true;
+    this.log.error(
+      { event: 'telegram-refused' },
+      `telegram refused the bot (${reason}): Telegram alerts are off until a restart with a good notify.telegram.botToken`,
+    );
+    this.queue.close();
   }
 
   /** An error in words, with no secret in them. */

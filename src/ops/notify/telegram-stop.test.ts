@@ -138,4 +138,27 @@ describe('TelegramChannel at the stop (review 16b M1, M2)', () => {
     expect(channel.bot.isRunning()).toBe(false);
     expect(acted).toEqual(['pause flat']);
   });
+
+  it('a refused bot token (401) is logged once, and later alerts are dropped and counted (review 16b N7)', async () => {
+    fake = await startFakeTelegram('another-token-entirely');
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
+    const time = virtualTime();
+    channel = new TelegramChannel(
+      { botToken: TOKEN, chatIds: [TRADER, '1002'], apiRoot: fake.apiRoot, commands: false },
+      queue,
+      { logger, scrub: secretScrubber([TOKEN]), mode: 'paper', wait: time.wait, now: time.now },
+    );
+    channel.deliver(alert('fill 0'));
+    // Real loopback I/O, bounded: until the refusal came back.
+    for (let i = 0; i < 300 && channel.stats().failed === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    for (let i = 1; i < 3; i++) channel.deliver(alert(`fill ${i}`));
+    await channel.stop(AbortSignal.timeout(3_000));
+    // 6 messages: the first refused (failed); its twin to the other chat and the 4 later dropped.
+    expect(channel.stats()).toMatchObject({ sent: 0, failed: 1, dropped: 5, queued: 0 });
+    expect(lines).toHaveLength(2);
+    expect(lines.join('')).toContain('telegram refused the bot (401 Unauthorized)');
+    expect(lines.join('')).not.toContain(TOKEN);
+  });
 });
