@@ -108,7 +108,9 @@ export class BotControls {
     if (!this.strategyIds().includes(id))
       return this.record(who, 'pause', { strategy: id }, 'refused', 'no such strategy');
     const changed = this.kernel.controlState.setPaused(id, true);
-    return this.record(who, 'pause', { strategy: id }, changed ? 'done' : 'unchanged', 'paused');
+    const withdrawn = this.withdrawDeferredEntries([id], who);
+    const detail = withdrawn === 0 ? 'paused' : `paused; ${withdrawn} deferred entries withdrawn`;
+    return this.record(who, 'pause', { strategy: id }, changed ? 'done' : 'unchanged', detail);
   }
 
   /** Resumes a strategy paused by hand. */
@@ -165,6 +167,8 @@ export class BotControls {
     if (this.stoppingNow) return this.refuseStopping(who, 'squareOffAll', {});
     const { engine, controlState } = this.kernel;
     for (const id of this.strategyIds()) controlState.setPaused(id, true);
+    // Entries deferred (trading paused, reconciling) would go out on resume: withdraw them.
+    this.withdrawDeferredEntries(this.strategyIds(), who);
     const ids = new Set([
       ...engine.positions
         .positions()
@@ -252,6 +256,26 @@ export class BotControls {
   close(): void {
     for (const s of this.subscriptions) s.unsubscribe();
     this.controlled.complete();
+  }
+
+  /**
+   * Withdraws the deferred placements of `strategyIds` (a cancel of a deferred placement
+   * takes it out of the queue at once, with an `OrderDenied`), so a paused strategy does
+   * not enter when trading resumes. The framework's own (exits) stay. Returns how many.
+   */
+  private withdrawDeferredEntries(strategyIds: string[], who: string): number {
+    const { engine, clock } = this.kernel;
+    let withdrawn = 0;
+    for (const strategyId of strategyIds) {
+      for (const o of engine.openOrders(strategyId)) {
+        if (o.status !== 'deferred' || o.system) continue;
+        const id = controlIntentId('ops-withdraw', clock.now());
+        const reason = `strategy paused by an operator (${who})`;
+        void engine.submit({ kind: 'cancel', id, strategyId, target: o.intentId, reason });
+        withdrawn++;
+      }
+    }
+    return withdrawn;
   }
 
   /** `done` only when the engine neither denied nor deferred what the control sent. */

@@ -211,4 +211,23 @@ describe('BotControls over a paper kernel', () => {
     // Its dropped entries show at info, not hidden at debug.
     expect(lines.some((l) => l.level === 30 && l.msg.includes('entry dropped'))).toBe(true);
   });
+
+  it('withdraws entries deferred while trading was paused, so nothing enters after square off all', async () => {
+    const { kernel, controls, steps, net } = await startBot();
+    kernel.engine.pause(new SessionError('refused', { operation: 'quotes', status: 401 }));
+    await steps(5);
+    const waiting = () => kernel.engine.openOrders('flat').filter((o) => o.status === 'deferred');
+    expect(waiting()).toHaveLength(1);
+    const denied: string[] = [];
+    kernel.engine.events$.subscribe((e) => {
+      if (e.type === 'OrderDenied') denied.push(e.reason);
+    });
+    await controls.squareOffAll('t');
+    expect(waiting()).toEqual([]);
+    expect(denied.some((r) => /before it was sent/.test(r))).toBe(true);
+    kernel.engine.resume();
+    await steps(10);
+    expect(net()).toBe(0);
+    expect(kernel.engine.orders('flat').filter((o) => o.intent.side === 'B')).toEqual([]);
+  });
 });
