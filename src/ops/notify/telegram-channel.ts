@@ -58,6 +58,12 @@ export class TelegramChannel implements AlertChannel {
         timeoutSeconds: Math.ceil(queue.timeoutMs / 1000),
       },
     });
+    // Every sendMessage, a command's reply too, counts against the chat's pace (review 16b N8).
+    this.bot.api.config.use((prev, method, payload, signal) => {
+      if (method === 'sendMessage' && payload !== undefined && 'chat_id' in payload)
+        this.pacer.sent(String(payload.chat_id));
+      return prev(method, payload, signal);
+    });
     this.queue = new DeliveryQueue<Outgoing>({
       capacity: queue.queueSize,
       maxRetries: queue.maxRetries,
@@ -136,7 +142,6 @@ export class TelegramChannel implements AlertChannel {
 
   private async send(m: Outgoing): Promise<SendOutcome> {
     try {
-      this.pacer.sent(m.chat);
       await this.bot.api.sendMessage(m.chat, m.text);
       return { kind: 'sent' };
     } catch (err) {

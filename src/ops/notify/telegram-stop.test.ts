@@ -161,4 +161,25 @@ describe('TelegramChannel at the stop (review 16b M1, M2)', () => {
     expect(lines.join('')).toContain('telegram refused the bot (401 Unauthorized)');
     expect(lines.join('')).not.toContain(TOKEN);
   });
+
+  it("a command's reply counts against the chat's pace: the next alert there waits (review 16b N8)", async () => {
+    fake = await startFakeTelegram(TOKEN);
+    const time = virtualTime();
+    const port: BotCommandPort = {
+      status: () => 'ok',
+      positions: () => 'none',
+      pause: () => 'paused',
+      resume: () => 'resumed',
+      squareOff: () => 'closed',
+    };
+    channel = telegram(fake.apiRoot, time, port);
+    fake.say(TRADER, '/status');
+    channel.start();
+    await fake.waitForSent(1);
+    channel.deliver(alert('flat  BUY 10 SBIN-EQ @ ₹800.10 filled'));
+    const sent = await fake.waitForSent(3);
+    expect(sent[0]).toEqual({ chat: '1001', text: 'ok' });
+    // The other chat went at once; the replied chat waited its second.
+    expect(time.v.t).toBe(1_000);
+  });
 });
