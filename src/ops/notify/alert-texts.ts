@@ -1,6 +1,7 @@
 import { formatInr } from '../../domain/money.ts';
 import type { Position } from '../../domain/order-events.ts';
 import type { ShutdownReport } from '../../execution/run-shutdown.ts';
+import { workingPrices } from '../../execution/working-prices.ts';
 
 const signed = (paise: number): string => (paise > 0 ? `+${formatInr(paise)}` : formatInr(paise));
 
@@ -33,8 +34,11 @@ export function stoppedText(reason: string, report: ShutdownReport): string {
     for (const { order } of report.orders) {
       const i = order.intent;
       const side = i.side === 'B' ? 'BUY' : 'SELL';
+      // The prices it works at: what a trader needs to judge the risk left open.
+      const { price, trigger } = workingPrices(order);
+      const at = `${price === undefined ? '' : ` @ ${formatInr(price)}`}${trigger === undefined ? '' : ` trigger ${formatInr(trigger)}`}`;
       lines.push(
-        `  ${side} ${order.quantity - order.filledQuantity} ${i.instrument.symbol} ${i.orderType} (${order.strategyId})`,
+        `  ${side} ${order.quantity - order.filledQuantity} ${i.instrument.symbol} ${i.orderType}${at} (${order.strategyId})`,
       );
     }
   }
