@@ -38,12 +38,14 @@ export function runCommand(): Command {
       if (config === undefined) return;
       // Bound to the kernel once it exists: lines then carry market time and symbols.
       const logContext: LogContext = {};
+      // Rebuilt when credentials are reloaded (below), so a new token is scrubbed too.
+      let scrubSecrets = secretScrubber(configSecrets(config));
       const logger = createLogger({
         level: config.logging.level,
         format: config.logging.format,
         context: logContext,
         // A secret a strategy put in its own error text is not logged either.
-        scrub: secretScrubber(configSecrets(config)),
+        scrub: (text) => scrubSecrets(text),
       });
       let kernel: Kernel;
       // Prometheus metrics (docs/operations.md "Metrics"): timings need the observer from the start.
@@ -144,7 +146,14 @@ export function runCommand(): Command {
         configFile: opts.config,
         config,
         logger,
-        setCredentials: (credentials) => kernel.setCredentials(credentials),
+        setCredentials: (credentials) => {
+          scrubSecrets = secretScrubber([
+            ...configSecrets(config),
+            credentials.appId,
+            credentials.token,
+          ]);
+          kernel.setCredentials(credentials);
+        },
       });
       // A stop may come while starting (e.g. the service does not answer at all).
       await Promise.race([
