@@ -109,8 +109,27 @@ export class DeferredIntents {
   actOn(intent: (CancelIntent | ModifyIntent) & { strategyId: string }): boolean {
     const concerns = (i: RoutedIntent): boolean =>
       i.strategyId === intent.strategyId &&
-      ((i.kind === 'place' && i.id === intent.target) ||
+      (((i.kind === 'place' || i.kind === 'bracket') && i.id === intent.target) ||
         ((i.kind === 'cancel' || i.kind === 'modify') && i.target === intent.target));
+    // A bracket deferred whole (its entry has the bracket's id) is withdrawn whole by a
+    // cancel, as a deferred placement is: a paused strategy must not enter at the resume.
+    const bracketAt =
+      intent.kind === 'cancel'
+        ? this.queue.findIndex((i) => i.kind === 'bracket' && concerns(i))
+        : -1;
+    const bracket = this.queue[bracketAt];
+    if (bracket !== undefined) {
+      this.queue.splice(bracketAt, 1);
+      this.deps.logger.info(
+        { strategyId: intent.strategyId, intentId: intent.id, target: intent.target },
+        'cancel of a deferred bracket: withdrawn before it was sent',
+      );
+      this.deps.deny(
+        bracket,
+        `cancelled by intent "${intent.id}" before it was sent (it was deferred)`,
+      );
+      return true;
+    }
     const at = this.queue.findIndex((i) => i.kind === 'place' && concerns(i));
     const waiting = this.queue[at];
     if (waiting?.kind === 'place') {

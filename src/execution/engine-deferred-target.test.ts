@@ -115,6 +115,43 @@ describe('a cancel or modify whose target is still deferred', () => {
     await engine.stop();
   });
 
+  it('while paused, a cancel of a deferred bracket withdraws it whole (nothing enters at the resume)', async () => {
+    // How this was checked: without the bracket branch in DeferredIntents.actOn, c7 was
+    // deferred behind b7 and both flushed at resume: b7's entry was placed (1, not 0).
+    const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
+    const b = scriptedBroker({ books: 'stalled' });
+    b.release();
+    const engine = new ExecutionEngine({
+      broker: b.broker,
+      clock,
+      logger: memoryLogger().logger,
+      sessions: OPEN_SESSION,
+      onSessionRefused: () => undefined,
+    });
+    const events: OrderEvent[] = [];
+    engine.events$.subscribe((e) => events.push(e));
+    engine.pause(new SessionError('HTTP 401', { operation: 'placeOrder', status: 401 }));
+    await engine.submit({
+      kind: 'bracket',
+      strategyId: 's1',
+      id: 'b7',
+      instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
+      side: 'B',
+      quantity: 10,
+      product: 'I',
+      entry: { orderType: 'LMT', price: 80_000 },
+      stopLoss: { points: 400 },
+    });
+    await engine.submit({ kind: 'cancel', strategyId: 's1', id: 'c7', target: 'b7' });
+    engine.resume();
+    await settle();
+    expect(b.placed).toHaveLength(0);
+    expect(reasons(events, 'OrderDenied')).toEqual([
+      ['b7', 'cancelled by intent "c7" before it was sent (it was deferred)'],
+    ]);
+    await engine.stop();
+  });
+
   it('while reconciling, a cancel waits behind a deferred modify of the same order, in order', async () => {
     // How this was checked: with the earlier engine the cancel of e1 went out at once,
     // ahead of the modify deferred before it (`cancelled` was ['N1'] before the release).
