@@ -46,7 +46,7 @@ export class OrderEventLog {
   log(e: OrderEvent): void {
     const key = `${e.strategyId}\u0000${e.intentId}`;
     const { intent, ...rest } = e as OrderEvent & { intent?: OrderIntent };
-    const learnt = intent === undefined ? undefined : summaryOf(intent);
+    const learnt = intent === undefined ? undefined : orderSummaryOf(intent);
     if (learnt !== undefined && e.type !== 'OrderDenied') this.orders.set(key, learnt);
     // A modify changes the working order: later lines (cancelled, filled) say what it is now.
     if (e.type === 'OrderModified') this.modified(key, e.quantity, e.price);
@@ -67,7 +67,7 @@ export class OrderEventLog {
 }
 
 /** The summary of a placing intent; undefined for a cancel, a modify or a square-off. */
-function summaryOf(intent: OrderIntent): OrderLogSummary | undefined {
+export function orderSummaryOf(intent: OrderIntent): OrderLogSummary | undefined {
   if (intent.kind !== 'place' && intent.kind !== 'bracket') return undefined;
   const base: OrderLogSummary = {
     side: intent.side,

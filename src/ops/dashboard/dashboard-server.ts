@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
-import { OpsServerError } from '../ops-server-error.ts';
+import { listenOpsServer } from '../listen-ops-server.ts';
 import { dashboardApp } from './dashboard-app.ts';
 import { type DashboardControls, DashboardFeed } from './dashboard-feed.ts';
 
@@ -54,25 +53,13 @@ export async function startDashboard(options: StartDashboardOptions): Promise<Ru
     ...(options.extraRoutes === undefined ? {} : { extraRoutes: options.extraRoutes }),
   });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+  let url: string;
   try {
-    await new Promise<void>((listening, failed) => {
-      server.once('listening', listening);
-      server.once('error', failed);
-    });
+    url = await listenOpsServer(server, 'dashboard', config.host, config.port);
   } catch (err) {
     feed.close();
-    throw new OpsServerError(
-      'dashboard',
-      'listen',
-      `dashboard: cannot listen on ${config.host}:${config.port}`,
-      {
-        cause: err,
-      },
-    );
+    throw err;
   }
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
   options.logger.child({ component: 'dashboard' }).info({ url }, 'dashboard listening');
   let closing: Promise<void> | undefined;
   return {

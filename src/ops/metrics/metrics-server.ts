@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import type { Logger } from 'pino';
 import type { MetricsConfig } from '../../config/metrics-config-schema.ts';
-import { OpsServerError } from '../ops-server-error.ts';
+import { listenOpsServer } from '../listen-ops-server.ts';
 import type { BotMetrics } from './bot-metrics.ts';
 
 /**
@@ -47,24 +46,7 @@ export async function startMetricsServer(
   if (config.token !== undefined) app.use('*', bearerAuth({ token: config.token }));
   metricsRoutes(metrics)(app);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
-  try {
-    await new Promise<void>((listening, failed) => {
-      server.once('listening', listening);
-      server.once('error', failed);
-    });
-  } catch (err) {
-    throw new OpsServerError(
-      'metrics',
-      'listen',
-      `metrics: cannot listen on ${config.host}:${config.port}`,
-      {
-        cause: err,
-      },
-    );
-  }
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  const url = await listenOpsServer(server, 'metrics', config.host, config.port);
   logger
     .child({ component: 'metrics' })
     .info({ url: `${url}/metrics`, token: config.token !== undefined }, 'metrics listening');

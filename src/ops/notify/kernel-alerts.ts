@@ -1,9 +1,9 @@
 import { interval, type Subscription } from 'rxjs';
-import type { OrderIntent } from '../../domain/intents.ts';
 import { istDayNumber } from '../../domain/ist.ts';
 import type { OrderEvent } from '../../domain/order-events.ts';
 import { orderLine } from '../../logging/order-line.ts';
 import type { Kernel } from '../../runtime/kernel.ts';
+import { type OrderLogSummary, orderSummaryOf } from '../../runtime/order-event-log.ts';
 import type { Alert } from './alert.ts';
 import { pnlText, positionLines } from './alert-texts.ts';
 
@@ -13,42 +13,6 @@ export interface KernelAlertOptions {
   staleAfterMs: number;
   /** How often states without a stream (kill switch, session, strategies, the close) are read; market ms. */
   pollMs?: number;
-}
-
-/** The order behind an event, as `orderLine` reads it. */
-interface OrderSummary {
-  side: 'B' | 'S';
-  quantity: number;
-  symbol: string;
-  token: number;
-  orderType?: string;
-  price?: number;
-  triggerPrice?: number;
-  reason?: string;
-}
-
-function summaryOf(intent: OrderIntent): OrderSummary | undefined {
-  if (intent.kind === 'place')
-    return {
-      side: intent.side,
-      quantity: intent.quantity,
-      symbol: intent.instrument.symbol,
-      token: intent.instrument.token,
-      orderType: intent.orderType,
-      ...(intent.price === undefined ? {} : { price: intent.price }),
-      ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
-      ...(intent.reason === undefined ? {} : { reason: intent.reason }),
-    };
-  if (intent.kind === 'bracket')
-    return {
-      side: intent.side,
-      quantity: intent.quantity,
-      symbol: intent.instrument.symbol,
-      token: intent.instrument.token,
-      orderType: intent.entry.orderType,
-      ...(intent.entry.price === undefined ? {} : { price: intent.entry.price }),
-    };
-  return undefined;
 }
 
 /**
@@ -70,15 +34,15 @@ export function watchKernel(
 ): Subscription {
   const { engine, bus, clock } = kernel;
   const symbolOf = (token: number) => kernel.instruments.byToken(token)?.symbol;
-  const orders = new Map<string, OrderSummary>();
+  const orders = new Map<string, OrderLogSummary>();
   const fills = new Map<number, number>();
   const sub = engine.events$.subscribe((e: OrderEvent) => {
     const key = `${e.strategyId}\u0000${e.intentId}`;
     if ('intent' in e) {
-      const s = summaryOf(e.intent);
+      const s = orderSummaryOf(e.intent);
       if (s !== undefined && e.type !== 'OrderDenied') orders.set(key, s);
     }
-    const order = 'intent' in e ? summaryOf(e.intent) : orders.get(key);
+    const order = 'intent' in e ? orderSummaryOf(e.intent) : orders.get(key);
     const line = () =>
       `${e.strategyId}  ${orderLine({ msg: e.type, event: e, ...(order === undefined ? {} : { order }) }, symbolOf)}`;
     if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
