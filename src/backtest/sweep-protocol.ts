@@ -8,8 +8,21 @@ import type { Summary } from './metrics.ts';
 export interface SweepJob {
   readonly type: 'job';
   readonly id: number;
-  /** Absolute path of the spec (a remote runner would get the spec text instead). */
+  /**
+   * Absolute path of the spec. With {@link SweepJob.specText}, the path the text is parsed
+   * as (its relative paths resolve against this file's folder; the file need not exist).
+   */
   readonly specFile: string;
+  /**
+   * The spec's text, parsed instead of reading `specFile`: a queued job carries the
+   * submitter's spec, so every worker runs exactly what was submitted.
+   */
+  readonly specText?: string;
+  /**
+   * The recording folder to replay, instead of the spec's `backtest.data`: where a queue
+   * worker materialised the job's data files (fetched and verified by digest).
+   */
+  readonly dataDir?: string;
   readonly params: ParamOverrides;
   /** Run on when strategies subscribe to tokens the data lacks (`--allow-missing`). */
   readonly allowMissing?: boolean;

@@ -1,5 +1,5 @@
 import { parentPort, threadId } from 'node:worker_threads';
-import { loadBacktestSpec } from './backtest-spec.ts';
+import { type BacktestSpec, loadBacktestSpec, parseBacktestSpec } from './backtest-spec.ts';
 import { MissingDataError } from './missing-data.ts';
 import { runBacktest } from './run-backtest.ts';
 import type { SweepJob, SweepLog, SweepMissingToken, SweepResult } from './sweep-protocol.ts';
@@ -18,7 +18,7 @@ port.on('message', (job: SweepJob) => {
 
 async function run(job: SweepJob): Promise<SweepResult> {
   try {
-    const spec = await loadBacktestSpec(job.specFile);
+    const spec = await specOf(job);
     const result = await runBacktest(spec, {
       params: job.params,
       allowMissing: job.allowMissing === true,
@@ -65,6 +65,19 @@ async function run(job: SweepJob): Promise<SweepResult> {
       worker: threadId,
     };
   }
+}
+
+/**
+ * The job's spec: its text parsed as `specFile` when it carries one (a queued job), else
+ * the file read; with `dataDir`, that folder replaces `backtest.data`.
+ */
+async function specOf(job: SweepJob): Promise<BacktestSpec> {
+  const spec =
+    job.specText === undefined
+      ? await loadBacktestSpec(job.specFile)
+      : parseBacktestSpec(job.specText, job.specFile);
+  if (job.dataDir === undefined) return spec;
+  return { ...spec, backtest: { ...spec.backtest, data: job.dataDir } };
 }
 
 /** A missing token as the result carries it: the token and its symbol (no instant). */
