@@ -1,0 +1,72 @@
+/** How to reach the queue's Redis: what ioredis and BullMQ take as connection options. */
+export interface QueueConnection {
+  readonly host: string;
+  readonly port: number;
+  readonly db: number;
+  readonly username?: string;
+  readonly password?: string;
+  /** Present for `rediss://`: TLS, checked against the host name. */
+  readonly tls?: { readonly servername: string };
+}
+
+/**
+ * A `--queue` URL that cannot be used. The message names the flag and shows the URL with
+ * any password masked: a password in the URL is a secret and never reaches a log.
+ */
+export class QueueUrlError extends Error {
+  override name = 'QueueUrlError';
+  /** Where the URL came from, e.g. `--queue`. */
+  readonly where: string;
+
+  constructor(where: string, url: string, problem: string, options?: { cause?: unknown }) {
+    super(
+      `${where}: ${problem} (got ${redactQueueUrl(url)}; expected redis://HOST:PORT[/DB])`,
+      options,
+    );
+    this.where = where;
+  }
+}
+
+const DEFAULT_PORT = 6379;
+
+/** Masks the password of `scheme://user:password@host…`, parseable or not. */
+export function redactQueueUrl(url: string): string {
+  // A regex rather than URL parsing: a URL too broken to parse may still hold a password.
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)[^/@]*@/i, '$1***@');
+}
+
+/**
+ * Parses `redis://[USER:PASSWORD@]HOST[:PORT][/DB]` (or `rediss://` for TLS) into ioredis
+ * connection options. `where` names the flag or setting for the error, e.g. `--queue`.
+ * Throws {@link QueueUrlError} for anything else (another scheme, a query, a bad port or db).
+ */
+export function parseQueueUrl(text: string, where: string): QueueConnection {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch (err) {
+    throw new QueueUrlError(where, text, 'not a URL', { cause: err });
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new QueueUrlError(where, text, `scheme ${url.protocol} is not redis: or rediss:`);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (host === '') throw new QueueUrlError(where, text, 'no host');
+  const port = url.port === '' ? DEFAULT_PORT : Number(url.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new QueueUrlError(where, text, `port ${url.port} is out of range`);
+  const path = url.pathname.replace(/^\//, '');
+  if (!/^\d*$/.test(path))
+    throw new QueueUrlError(where, text, `database "${path}" is not a number`);
+  if (url.search !== '' || url.hash !== '')
+    throw new QueueUrlError(where, text, 'query and fragment are not supported');
+  const username = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  return {
+    host,
+    port,
+    db: path === '' ? 0 : Number(path),
+    ...(username === '' ? {} : { username }),
+    ...(password === '' ? {} : { password }),
+    ...(url.protocol === 'rediss:' ? { tls: { servername: host } } : {}),
+  };
+}
