@@ -1,4 +1,4 @@
-import type { EquityPoint } from './metrics.ts';
+import type { EquityColumns, EquityPoint } from './metrics.ts';
 
 /** Columns start this long and double as they fill. */
 const FIRST_CAPACITY = 1_024;
@@ -8,7 +8,8 @@ const FIRST_CAPACITY = 1_024;
  * not one object per sample. A month of 60 s samples is about 60 000 points; as objects
  * on the heap they kept the garbage collector's old space (and the process's memory)
  * growing with the length of the run, as columns they are a few flat buffers it never
- * scans. {@link points} gives the curve as the report reads it, once, at the end.
+ * scans. {@link columns} is what the summary and the report read; {@link points} builds
+ * the objects for whoever asks for them (`BacktestResult.equity`).
  *
  * Money is in integer paise and times in epoch ms: both are exact in a float64.
  *
@@ -16,7 +17,7 @@ const FIRST_CAPACITY = 1_024;
  * ```ts
  * const curve = new EquitySeries();
  * curve.push({ at, equity, drawdown: 0, exposure: 0, open: true });
- * summarize({ ...rest, equity: curve.points() });
+ * summarize({ ...rest, equity: curve.columns() });
  * ```
  */
 export class EquitySeries {
@@ -37,6 +38,19 @@ export class EquitySeries {
     this.drawdown[i] = p.drawdown;
     this.exposure[i] = p.exposure;
     this.open[i] = p.open ? 1 : 0;
+  }
+
+  /** The samples so far as columns (views of this series' buffers, not copies). */
+  columns(): EquityColumns {
+    const n = this.length;
+    return {
+      length: n,
+      at: this.at.subarray(0, n),
+      equity: this.equity.subarray(0, n),
+      drawdown: this.drawdown.subarray(0, n),
+      exposure: this.exposure.subarray(0, n),
+      open: this.open.subarray(0, n),
+    };
   }
 
   /** The samples as points, oldest first. */

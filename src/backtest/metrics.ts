@@ -16,6 +16,44 @@ export interface EquityPoint {
   open: boolean;
 }
 
+/**
+ * An equity curve as columns, oldest sample first: `length` samples, the i-th being
+ * `{ at: at[i], equity: equity[i], drawdown: drawdown[i], exposure: exposure[i], open:
+ * open[i] === 1 }`. What a backtest keeps (`EquitySeries`) and the summary and the report
+ * read, so a long run's curve is never one object a sample.
+ */
+export interface EquityColumns {
+  readonly length: number;
+  readonly at: Float64Array;
+  readonly equity: Float64Array;
+  readonly drawdown: Float64Array;
+  readonly exposure: Float64Array;
+  readonly open: Uint8Array;
+}
+
+/** `curve` as columns: as it is when it already is, else copied out of its points. */
+export function equityColumns(curve: readonly EquityPoint[] | EquityColumns): EquityColumns {
+  if (!Array.isArray(curve)) return curve as EquityColumns;
+  const points = curve as readonly EquityPoint[];
+  const n = points.length;
+  const c = {
+    length: n,
+    at: new Float64Array(n),
+    equity: new Float64Array(n),
+    drawdown: new Float64Array(n),
+    exposure: new Float64Array(n),
+    open: new Uint8Array(n),
+  };
+  points.forEach((p, i) => {
+    c.at[i] = p.at;
+    c.equity[i] = p.equity;
+    c.drawdown[i] = p.drawdown;
+    c.exposure[i] = p.exposure;
+    c.open[i] = p.open ? 1 : 0;
+  });
+  return c;
+}
+
 /** Summary statistics of a backtest (money in paise). See docs/backtests.md. */
 export interface Summary {
   startMs: number;
@@ -58,7 +96,8 @@ export interface SummaryInput {
   startMs: number;
   endMs: number;
   capital: Paise;
-  equity: readonly EquityPoint[];
+  /** The curve as points or, from a backtest, as columns. */
+  equity: readonly EquityPoint[] | EquityColumns;
   trips: readonly RoundTrip[];
   grossPnl: Paise;
   costs: Charges;
@@ -86,23 +125,32 @@ const OPEN_SECONDS_PER_YEAR = 252 * 22_500;
  * ```
  */
 export function summarize(input: SummaryInput): Summary {
-  const { capital, equity, trips } = input;
+  const { capital, trips } = input;
+  // Columns: a month of samples read in place, without an object a sample.
+  const curve = equityColumns(input.equity);
   const netPnl = input.grossPnl - input.costs.total;
   let maxDd = 0;
   let maxDdPct = 0;
   let peak = capital;
-  for (const p of equity) {
-    peak = Math.max(peak, p.equity);
-    const dd = peak - p.equity;
+  let maxExposure = 0;
+  // Sharpe's returns are between consecutive in-session samples.
+  let open = 0;
+  let exposed = 0;
+  let before: number | undefined;
+  const returns: number[] = [];
+  for (let i = 0; i < curve.length; i++) {
+    const equity = curve.equity[i] as number;
+    const exposure = curve.exposure[i] as number;
+    peak = Math.max(peak, equity);
+    const dd = peak - equity;
     if (dd > maxDd) maxDd = dd;
     if (peak > 0) maxDdPct = Math.max(maxDdPct, (dd / peak) * 100);
-  }
-  const open = equity.filter((p) => p.open);
-  const returns: number[] = [];
-  for (let i = 1; i < open.length; i++) {
-    const a = open[i - 1];
-    const b = open[i];
-    if (a !== undefined && b !== undefined) returns.push((b.equity - a.equity) / capital);
+    maxExposure = Math.max(maxExposure, exposure);
+    if (curve.open[i] !== 1) continue;
+    open += 1;
+    if (exposure !== 0) exposed += 1;
+    if (before !== undefined) returns.push((equity - before) / capital);
+    before = equity;
   }
   const closed = trips.filter((t) => t.closedAt !== undefined);
   const wins = closed.filter((t) => t.net > 0);
@@ -127,11 +175,8 @@ export function summarize(input: SummaryInput): Summary {
     fills: input.fills,
     orders: input.orders,
     intents: input.intents,
-    exposurePercent:
-      open.length === 0
-        ? 0
-        : round((open.filter((p) => p.exposure !== 0).length / open.length) * 100, 2),
-    maxExposure: equity.reduce((m, p) => Math.max(m, p.exposure), 0),
+    exposurePercent: open === 0 ? 0 : round((exposed / open) * 100, 2),
+    maxExposure,
     quoteEvents: input.quoteEvents,
     rejected: input.rejected ?? 0,
     denied: input.denied ?? 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EquityPoint } from './metrics.ts';
+import { type EquityPoint, equityColumns } from './metrics.ts';
 import { reportJson, reportJsonParts } from './report-json.ts';
 import type { BacktestResult } from './run-backtest.ts';
 
@@ -79,4 +79,24 @@ describe('reportJson', () => {
       if (n > 2_000) expect(Math.max(...parts.map((p) => p.length))).toBeLessThan(text.length / 2);
     },
   );
+
+  it('writes the curve from its columns (a backtest keeps) without asking for the points', () => {
+    const r = result(4_500);
+    const fromColumns = {
+      ...r,
+      equityCurve: equityColumns(r.equity),
+      get equity(): never {
+        throw new Error('the report asked for the points');
+      },
+    } as BacktestResult;
+    expect(reportJson(fromColumns)).toBe(reportJson(r));
+  });
+
+  it('leaves out a field whose value is undefined, as JSON.stringify does', () => {
+    const r = { ...result(3), spec: undefined } as unknown as BacktestResult;
+    const text = reportJson(r);
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 1)}\n`);
+    expect(Object.keys(JSON.parse(text))).not.toContain('spec');
+    expect(JSON.parse(text).dataKind).toBe('ticks');
+  });
 });

@@ -19,7 +19,7 @@ import {
 } from './candle-replay/open-backtest-data.ts';
 import { type CostModel, costModel } from './cost-model.ts';
 import { EquitySeries } from './equity-series.ts';
-import { type EquityPoint, type Summary, summarize } from './metrics.ts';
+import { type EquityColumns, type EquityPoint, type Summary, summarize } from './metrics.ts';
 import { type MissingData, MissingDataCheck } from './missing-data.ts';
 import { RecordingCandleHistory } from './recording-candle-history.ts';
 import { type Rejection, RejectionLog } from './rejection-log.ts';
@@ -42,7 +42,13 @@ export interface BacktestResult extends ReportInputs {
   fills: FillRecord[];
   orders: OrderCost[];
   trades: RoundTrip[];
+  /**
+   * The equity curve as points, built from {@link equityCurve} when first read (a long
+   * run's curve is tens of thousands of objects: the CLI's report never asks for them).
+   */
   equity: EquityPoint[];
+  /** The equity curve as columns (a backtest's); the report reads these when present. */
+  equityCurve?: EquityColumns;
   /** What strategies plotted (`ctx.plot`), in time order: the report's indicator series. */
   plots: PlotPoint[];
   /** Rejected and denied orders, in time order (counted in `summary.rejected` / `denied`). */
@@ -242,12 +248,13 @@ export async function runBacktest(
     kernel.engine.positions.positions().find((p) => p.token === token)?.lastPrice;
   const trades = roundTrips(ledger.fills, (f) => ledger.fillCharges(f), last);
   const orders = ledger.orderCosts();
-  const equity = curve.points();
+  const equityCurve = curve.columns();
+  let points: EquityPoint[] | undefined;
   const summary = summarize({
     startMs: from,
     endMs: to,
     capital,
-    equity,
+    equity: equityCurve,
     trips: trades,
     grossPnl: gross,
     costs: ledger.costs,
@@ -276,7 +283,12 @@ export async function runBacktest(
     fills: ledger.fills,
     orders,
     trades,
-    equity,
+    // Points only for whoever reads them (tests, library users); enumerable like a field.
+    get equity(): EquityPoint[] {
+      points ??= curve.points();
+      return points;
+    },
+    equityCurve,
     plots,
     rejections: rejections.list,
     ...(gaps.report === undefined ? {} : { missingData: gaps.report }),

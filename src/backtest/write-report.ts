@@ -5,6 +5,26 @@ import { reportHtml } from './report-html.ts';
 import { reportJsonParts } from './report-json.ts';
 import type { BacktestResult } from './run-backtest.ts';
 
+/** Text gathered before a write: a few writes a megabyte rather than one a part. */
+const WRITE_BYTES = 1 << 16;
+
+/** Writes `parts` to `path` in order, about {@link WRITE_BYTES} at a time. */
+async function writeParts(path: string, parts: Iterable<string>): Promise<void> {
+  const file = await open(path, 'w');
+  try {
+    let pending = '';
+    for (const part of parts) {
+      pending += part;
+      if (pending.length < WRITE_BYTES) continue;
+      await file.write(pending);
+      pending = '';
+    }
+    if (pending !== '') await file.write(pending);
+  } finally {
+    await file.close();
+  }
+}
+
 /**
  * Writes `report.json` and `report.html` into `dir` (created if missing) and returns
  * their paths. All or nothing: both are written beside as `*.tmp` and renamed into
@@ -30,12 +50,7 @@ export async function writeReport(
     // Derived once (exit reasons, MAE/MFE, breakdowns, periods), shown by both.
     const analysis = analyze(result);
     // Part by part: a long run's equity curve is megabytes of text, never held whole.
-    const file = await open(jsonTmp, 'w');
-    try {
-      for (const part of reportJsonParts(result, analysis)) await file.write(part);
-    } finally {
-      await file.close();
-    }
+    await writeParts(jsonTmp, reportJsonParts(result, analysis));
     await writeFile(htmlTmp, reportHtml(result, analysis));
   } catch (e) {
     await Promise.all([rm(jsonTmp, { force: true }), rm(htmlTmp, { force: true })]);

@@ -85,7 +85,9 @@ export function analyze(result: BacktestResult): Analysis {
     result.prices,
     result.summary.endMs,
   );
-  const daily = dailyReturns(result.equity, result.summary.capital);
+  // The columns a backtest keeps; a hand-built result's points otherwise.
+  const equity = result.equityCurve ?? result.equity;
+  const daily = dailyReturns(equity, result.summary.capital);
   let bestDay: PeriodReturn | null = null;
   let worstDay: PeriodReturn | null = null;
   for (const d of daily) {
@@ -109,7 +111,7 @@ export function analyze(result: BacktestResult): Analysis {
     },
     benchmark: benchmarkOf(result),
     risk: riskStats({
-      equity: result.equity,
+      equity,
       daily,
       trades,
       capital: result.summary.capital,

@@ -1,4 +1,5 @@
 import type { PlotPoint } from '../../strategy/strategy-context.ts';
+import { equityColumns } from '../metrics.ts';
 import type { BacktestResult } from '../run-backtest.ts';
 import { type Analysis, priceAt } from './analysis.ts';
 import { type ChartResolution, chartResolution } from './chart-resolution.ts';
@@ -127,27 +128,35 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
   const capital = result.summary.capital;
   // A year of 1-minute points opens on its last week (the chart's minimum bar spacing):
   // coarser bars once the run's minutes no longer fit.
-  const res = chartResolution(result.equity.filter((p) => p.open).map((p) => p.at));
+  // The columns a backtest keeps (a hand-built result's points otherwise): no object a sample.
+  const curve = equityColumns(result.equityCurve ?? result.equity);
+  const openTimes: number[] = [];
+  for (let i = 0; i < curve.length; i++)
+    if (curve.open[i] === 1) openTimes.push(curve.at[i] as number);
+  const res = chartResolution(openTimes);
   const fine = res.label === '1m';
   const equity = new Map<number, ChartData['equity'][number]>();
   let wasOpen = true;
-  for (const p of result.equity) {
+  for (let i = 0; i < curve.length; i++) {
+    const at = curve.at[i] as number;
+    const open = curve.open[i] === 1;
+    const value = curve.equity[i] as number;
+    const drawdown = curve.drawdown[i] as number;
     // Nights and holidays change nothing: their first sample stays (a flat step), the rest
     // would only stretch the time axis (a year of 60 s samples is 525 600, 94 500 in session).
     // In coarser bars the session's last bar already holds that level.
-    const keep = fine ? p.open || wasOpen : p.open;
-    wasOpen = p.open;
-    if (!keep && p !== result.equity.at(-1)) continue;
-    const peak = p.equity + p.drawdown;
-    const price = benchPrice?.(p.at);
-    const time = chartTime(fine ? p.at : res.bucket(p.at));
-    const d =
-      peak <= 0 || p.drawdown === 0 ? 0 : -Math.round((p.drawdown / peak) * 1_000_000) / 10_000;
+    const keep = fine ? open || wasOpen : open;
+    wasOpen = open;
+    if (!keep && i !== curve.length - 1) continue;
+    const peak = value + drawdown;
+    const price = benchPrice?.(at);
+    const time = chartTime(fine ? at : res.bucket(at));
+    const d = peak <= 0 || drawdown === 0 ? 0 : -Math.round((drawdown / peak) * 1_000_000) / 10_000;
     // A bar keeps its deepest drawdown, so the run's max drawdown survives the coarsening.
     const deepest = Math.min(d, equity.get(time)?.d ?? 0);
     equity.set(time, {
       time,
-      e: p.equity / 100,
+      e: value / 100,
       d: fine ? d : deepest,
       b: price === undefined || start <= 0 ? null : Math.round((capital * price) / start) / 100,
     });

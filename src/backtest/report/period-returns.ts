@@ -1,8 +1,9 @@
 import type { Paise } from '../../domain/money.ts';
-import type { EquityPoint } from '../metrics.ts';
+import { type EquityColumns, type EquityPoint, equityColumns } from '../metrics.ts';
 
 /** IST is UTC+5:30. */
 const IST_MS = 19_800_000;
+const DAY_MS = 86_400_000;
 
 /** The equity change over one IST day or month. */
 export interface PeriodReturn {
@@ -41,10 +42,15 @@ function period(key: string, startEquity: Paise, endEquity: Paise): PeriodReturn
  * dailyReturns(result.equity, result.summary.capital)[0]; // { period: '2026-11-20', pnl: -25830, … }
  * ```
  */
-export function dailyReturns(equity: readonly EquityPoint[], capital: Paise): PeriodReturn[] {
+export function dailyReturns(
+  equity: readonly EquityPoint[] | EquityColumns,
+  capital: Paise,
+): PeriodReturn[] {
+  const curve = equityColumns(equity);
   const out: PeriodReturn[] = [];
   let start = capital;
   let day = '';
+  let dayNumber = Number.NaN;
   let last = capital;
   let traded = false;
   const close = (): void => {
@@ -53,15 +59,18 @@ export function dailyReturns(equity: readonly EquityPoint[], capital: Paise): Pe
       start = last;
     }
   };
-  for (const p of equity) {
-    const d = new Date(p.at + IST_MS).toISOString().slice(0, 10);
-    if (d !== day) {
+  for (let i = 0; i < curve.length; i++) {
+    const at = curve.at[i] as number;
+    // The IST date is formatted once a day, not once a sample (a month is 60 000 samples).
+    const n = Math.floor((at + IST_MS) / DAY_MS);
+    if (n !== dayNumber) {
       close();
-      day = d;
+      dayNumber = n;
+      day = new Date(at + IST_MS).toISOString().slice(0, 10);
       traded = false;
     }
-    last = p.equity;
-    traded ||= p.open;
+    last = curve.equity[i] as number;
+    traded ||= curve.open[i] === 1;
   }
   close();
   return out;

@@ -1,5 +1,5 @@
 import type { Paise } from '../../domain/money.ts';
-import type { EquityPoint } from '../metrics.ts';
+import { type EquityColumns, type EquityPoint, equityColumns } from '../metrics.ts';
 import type { PeriodReturn } from './period-returns.ts';
 import type { TradeDetail } from './trade-details.ts';
 
@@ -48,21 +48,23 @@ function meanSd(xs: readonly number[]): { mean: number; sd: number } {
 }
 
 /** Longest stretch below a running peak, from the peak's instant. */
-function longestDrawdown(equity: readonly EquityPoint[]): number {
+function longestDrawdown(curve: EquityColumns): number {
   let peak = Number.NEGATIVE_INFINITY;
   let peakAt = 0;
   let longest = 0;
   let below = false;
-  for (const p of equity) {
+  for (let i = 0; i < curve.length; i++) {
+    const at = curve.at[i] as number;
+    const equity = curve.equity[i] as number;
     // A stretch below the peak ends at the sample back at it, or runs on to the end.
-    if (p.equity >= peak) {
-      if (below) longest = Math.max(longest, p.at - peakAt);
-      peak = p.equity;
-      peakAt = p.at;
+    if (equity >= peak) {
+      if (below) longest = Math.max(longest, at - peakAt);
+      peak = equity;
+      peakAt = at;
       below = false;
     } else {
       below = true;
-      longest = Math.max(longest, p.at - peakAt);
+      longest = Math.max(longest, at - peakAt);
     }
   }
   return longest;
@@ -94,7 +96,8 @@ function streaks(trades: readonly TradeDetail[]): { wins: number; losses: number
  * ```
  */
 export function riskStats(input: {
-  equity: readonly EquityPoint[];
+  /** The curve as points or columns. */
+  equity: readonly EquityPoint[] | EquityColumns;
   daily: readonly PeriodReturn[];
   trades: readonly TradeDetail[];
   capital: Paise;
@@ -105,6 +108,7 @@ export function riskStats(input: {
 }): RiskStats {
   // Exact returns: `returnPercent` is rounded to 0.01 % for display, which on ₹10 lakh is
   // ₹100 a day, enough to quantise a quiet strategy's days away.
+  const curve = equityColumns(input.equity);
   const r = input.daily.map((d) => (d.startEquity === 0 ? 0 : d.pnl / d.startEquity));
   const enough = r.length >= 2;
   const { mean, sd } = enough ? meanSd(r) : { mean: 0, sd: 0 };
@@ -125,7 +129,7 @@ export function riskStats(input: {
   const winRate = nets.length === 0 ? 0 : wins.length / nets.length;
   const s = streaks(closed);
   return {
-    equityPeak: input.equity.reduce((m, p) => Math.max(m, p.equity), input.capital),
+    equityPeak: curve.equity.reduce((m, x) => Math.max(m, x), input.capital),
     returnAnnualPercent: annual === null ? null : round(annual * 100, 2),
     volatilityAnnualPercent: enough ? round(sd * Math.sqrt(DAYS_A_YEAR) * 100, 2) : null,
     cagrPercent:
@@ -138,7 +142,7 @@ export function riskStats(input: {
       annual === null || input.maxDrawdownPercent <= 0
         ? null
         : round((annual * 100) / input.maxDrawdownPercent),
-    maxDrawdownDurationMs: longestDrawdown(input.equity),
+    maxDrawdownDurationMs: longestDrawdown(curve),
     sqn: nets.length >= 2 && n.sd > 0 ? round((Math.sqrt(nets.length) * n.mean) / n.sd) : null,
     kelly:
       wins.length > 0 && losses.length > 0
