@@ -133,14 +133,21 @@ export class PollGroup {
     const batches = host.batches(this.intervalMs);
     if (batches.length === 0) return;
     const controller = new AbortController();
-    const inflight = new Subscription(() => controller.abort());
+    // Only a cycle given up on (a time-out, a stop) has requests to abort: aborting one whose
+    // every request answered would do nothing but build a DOMException on the tick's path.
+    let abandoned = true;
+    const inflight = new Subscription(() => {
+      if (abandoned) controller.abort();
+    });
     this.inflight = inflight;
     let pending = batches.length;
     let failed = 0;
+    let answeredAll = 0;
     const settle = (): void => {
       pending -= 1;
       if (pending > 0 || inflight.closed) return;
       this.inflight = undefined;
+      abandoned = answeredAll < batches.length;
       inflight.unsubscribe();
       // Only a cycle that failed entirely backs off: one bad batch must not slow the
       // healthy ones, and it is retried next interval within the planned budget anyway.
@@ -191,8 +198,10 @@ export class PollGroup {
             },
             error: (error: unknown) => fail(batch, error),
             complete: () => {
-              if (answered) settle();
-              else fail(batch, new Error('the source completed without an answer'));
+              if (answered) {
+                answeredAll += 1;
+                settle();
+              } else fail(batch, new Error('the source completed without an answer'));
             },
           }),
       );
