@@ -5,10 +5,10 @@ import { type Analysis, analyze } from './report/analysis.ts';
 import { chartData } from './report/chart-data.ts';
 import { clientScript } from './report/client-script.ts';
 import { esc } from './report/format.ts';
-import { pageShell } from './report/page-shell.ts';
+import { pageShellParts } from './report/page-shell.ts';
 import { runSection } from './report/run-section.ts';
 import { summarySection } from './report/summary-section.ts';
-import { tablesSection } from './report/tables-section.ts';
+import { tablesSectionParts } from './report/tables-section.ts';
 import { MARKER_COLORS } from './report/trade-markers.ts';
 import type { BacktestResult } from './run-backtest.ts';
 
@@ -44,6 +44,19 @@ function charts(): string {
  * ```
  */
 export function reportHtml(result: BacktestResult, analysis: Analysis = analyze(result)): string {
+  return [...reportHtmlParts(result, analysis)].join('');
+}
+
+/**
+ * {@link reportHtml}'s text in parts, the same bytes once joined: the page up to its
+ * tables, the tables a couple of hundred rows a part, the charting library, the page's
+ * script. `writeReport` writes them as they come, so a month's page (a megabyte, most of
+ * it the fills and trades tables) is never one string in memory.
+ */
+export function* reportHtmlParts(
+  result: BacktestResult,
+  analysis: Analysis = analyze(result),
+): Generator<string> {
   const data = chartData(result, analysis);
   const bench =
     data.benchmark === null
@@ -79,7 +92,7 @@ export function reportHtml(result: BacktestResult, analysis: Analysis = analyze(
   ]
     .map((n) => `<p class="warning data-note">WARNING: ${esc(n)}</p>`)
     .join('\n');
-  const body = `<h1>Backtest: ${esc(result.name)}</h1>
+  const head = `<h1>Backtest: ${esc(result.name)}</h1>
 ${warning}${notes}
 ${summarySection(result, analysis)}
 ${runSection(result)}
@@ -87,6 +100,11 @@ ${runSection(result)}
 <h2>Drawdown</h2><p class="axis-note">Drawdown: % below the running peak (0 at a new high, negative below it); a bar shows its deepest point.${resolution}</p><div id="drawdown" class="chart"></div>
 <h2>Prices</h2><p class="axis-note">${esc(capitalised(res.words))} candles in ₹. A marker per trade: <b style="color:${MARKER_COLORS.longEntry}">▲ long entry</b>, <b style="color:${MARKER_COLORS.longExit}">▼ its exit</b>, <b style="color:${MARKER_COLORS.shortEntry}">▼ short entry</b>, <b style="color:${MARKER_COLORS.shortExit}">▲ its exit</b>, at the average entry and the exit price (labelled with the exit's reason when not the strategy's own). Strategy plots over the price or in a pane below.</p>
 <div id="prices">${prices === '' ? '<p>No traded instrument.</p>' : prices}</div>
-<div class="scroll">${tablesSection(result, analysis)}</div>`;
-  return pageShell(`Backtest ${result.name}`, body, charts(), clientScript(data));
+<div class="scroll">`;
+  const body = (function* (): Generator<string> {
+    yield head;
+    yield* tablesSectionParts(result, analysis);
+    yield '</div>';
+  })();
+  yield* pageShellParts(`Backtest ${result.name}`, body, charts(), () => clientScript(data));
 }

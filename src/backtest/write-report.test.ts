@@ -6,14 +6,20 @@ import { NO_CHARGES } from './cost-model.ts';
 import { type EquityPoint, summarize } from './metrics.ts';
 import type { BacktestResult } from './run-backtest.ts';
 
-// The page's builder fails on demand: a throw after the JSON is written.
+// The page's builder fails on demand: a throw after the JSON is written, part way through
+// the page (after more than a write's worth of it has gone to the file).
 const failHtml = vi.hoisted(() => ({ now: false }));
 vi.mock('./report-html.ts', async (original) => {
   const real = await original<typeof import('./report-html.ts')>();
   return {
-    reportHtml: (...args: Parameters<typeof real.reportHtml>) => {
-      if (failHtml.now) throw new Error('page failed');
-      return real.reportHtml(...args);
+    ...real,
+    reportHtmlParts: function* (...args: Parameters<typeof real.reportHtmlParts>) {
+      let made = 0;
+      for (const part of real.reportHtmlParts(...args)) {
+        if (failHtml.now && made > 100_000) throw new Error('page failed');
+        made += part.length;
+        yield part;
+      }
     },
   };
 });

@@ -1,7 +1,7 @@
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyze } from './report/analysis.ts';
-import { reportHtml } from './report-html.ts';
+import { reportHtmlParts } from './report-html.ts';
 import { reportJsonParts } from './report-json.ts';
 import type { BacktestResult } from './run-backtest.ts';
 
@@ -51,7 +51,7 @@ export async function writeReport(
     const analysis = analyze(result);
     // Part by part: a long run's equity curve is megabytes of text, never held whole.
     await writeParts(jsonTmp, reportJsonParts(result, analysis));
-    await writeFile(htmlTmp, reportHtml(result, analysis));
+    await writeParts(htmlTmp, reportHtmlParts(result, analysis));
   } catch (e) {
     await Promise.all([rm(jsonTmp, { force: true }), rm(htmlTmp, { force: true })]);
     throw e;

@@ -46,3 +46,27 @@ export function table(id: string, head: readonly string[], rows: readonly string
   const th = head.map((h) => `<th>${esc(h)}</th>`).join('');
   return `<table id="${id}"><thead><tr>${th}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
+
+/** Rows of a long table turned into HTML and handed on at a time. */
+const ROWS_PER_PART = 200;
+
+/**
+ * {@link table}'s text in parts, a couple of hundred body rows a part, each row built
+ * from its item only when its part is: a run's thousands of fills are never all in memory
+ * as HTML at once.
+ */
+export function* tableParts<T>(
+  id: string,
+  head: readonly string[],
+  items: readonly T[],
+  row: (item: T) => string,
+): Generator<string> {
+  const th = head.map((h) => `<th>${esc(h)}</th>`).join('');
+  yield `<table id="${id}"><thead><tr>${th}</tr></thead><tbody>`;
+  for (let i = 0; i < items.length; i += ROWS_PER_PART) {
+    let rows = '';
+    for (const item of items.slice(i, i + ROWS_PER_PART)) rows += row(item);
+    yield rows;
+  }
+  yield '</tbody></table>';
+}

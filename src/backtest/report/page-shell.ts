@@ -11,17 +11,28 @@ td:first-child,th:first-child{text-align:left}.up{color:#0a7f3f}.down{color:#c02
 
 /**
  * The report page around its body: one self-contained HTML document (styles inline,
- * the charting library and the page's script inlined; no request leaves the file).
+ * the charting library and the page's script inlined; no request leaves the file), in
+ * parts: the body as its parts come, then the library and the script (made only when
+ * reached), each handed on as it is rather than copied into one page-long string.
  */
-export function pageShell(title: string, body: string, library: string, script: string): string {
-  return `<!doctype html>
+export function* pageShellParts(
+  title: string,
+  body: Iterable<string>,
+  library: string,
+  script: () => string,
+): Generator<string> {
+  yield `<!doctype html>
 <html lang="en-IN"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <style>${STYLE}</style></head><body>
-${body}
-<script>${library}</script>
-<script>${script}</script>
+`;
+  yield* body;
+  yield '\n<script>';
+  yield library;
+  yield '</script>\n<script>';
+  yield script();
+  yield `</script>
 </body></html>
 `;
 }
