@@ -3,15 +3,18 @@
 // the paper bot (`npm start`'s config: the three shipped strategies on the embedded
 // simulator, whose market is set inside a session so polling starts at once). The
 // first poll is the bot's first `quotes:*` response log line (debug level, JSON).
-// The strategies come from the strategy cache (a folder of the bench's, filled by the
-// warm-up round). For comparison, the bot also starts with the cache off (strategies
-// compiled by tsx at start) and the way it did before issue 13 (the framework's sources
-// compiled by tsx at start too). Rounds are interleaved so machine load hits all
-// alike; medians are compared.
+// The CLI runs from its bundle (dist/bundle/, scripts/build-bundle.mjs) and the
+// strategies come from the strategy cache (a folder of the bench's, filled by the
+// warm-up round). For comparison, the bot also starts from the unbundled dist/ modules
+// (TIQS_RUNNER_BUNDLE=off), with the cache off (strategies compiled by tsx at start) and
+// the way it did before issue 13 (the framework's sources compiled by tsx at start too).
+// Rounds are interleaved so machine load hits all alike; medians are compared. Beside
+// wall time, the bot's CPU time to its first poll (user + system, all threads, from
+// /proc) is less sensitive to the machine's load.
 // Targets (issue 13): first poll <= 6x the baseline, --help <= 4x.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -72,12 +75,24 @@ const { main } = await import(${JSON.stringify(join(root, 'src/cli/main.ts'))});
 process.exitCode = await main(['node', 'tiqs-runner', ...process.argv.slice(1)]);`,
 ];
 
-/** Milliseconds from spawn to the paper bot's first answered quote poll. */
+/** CPU milliseconds (user + system, all threads) a running process has used so far. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** Milliseconds from spawn to the paper bot's first answered quote poll, wall and CPU. */
 async function untilFirstPoll(
   round: number,
   launcher: string[] = [bin],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
+): Promise<{ wall: number; cpu: number }> {
   rmSync(join(work, 'state'), { recursive: true, force: true });
   const started = performance.now();
   const child = spawn(process.execPath, [...launcher, 'run', '--config', config], {
@@ -89,7 +104,7 @@ async function untilFirstPoll(
   try {
     for await (const line of createInterface({ input: child.stdout })) {
       if (line.includes('"operation":"quotes:') && line.includes('"msg":"response"'))
-        return performance.now() - started;
+        return { wall: performance.now() - started, cpu: cpuMs(child.pid) };
     }
     throw new Error(`round ${round}: the bot ended without a quote poll`);
   } finally {
@@ -105,43 +120,66 @@ const median = (xs: number[]) => {
 
 const bare: number[] = [];
 const help: number[] = [];
-const firstPoll: number[] = [];
-const firstPollViaTsx: number[] = [];
-const firstPollNoCache: number[] = [];
-// The strategy cache in a folder of the bench's own: the warm-up round fills it.
-const cached = { ...process.env, TIQS_RUNNER_CACHE_DIR: join(work, 'strategy-cache') };
+type Runs = { wall: number[]; cpu: number[] };
+const runs = (): Runs => ({ wall: [], cpu: [] });
+const firstPoll = runs();
+const firstPollUnbundled = runs();
+const firstPollViaTsx = runs();
+const firstPollNoCache = runs();
+const add = (to: Runs, run: { wall: number; cpu: number }) => {
+  to.wall.push(run.wall);
+  to.cpu.push(run.cpu);
+};
+// The strategy cache in a folder of the bench's own: the warm-up rounds fill it (the
+// bundle and dist/ each have their entries: compiled strategies import their modules).
+const cacheDir = join(work, 'strategy-cache');
+const cached = { ...process.env, TIQS_RUNNER_CACHE_DIR: cacheDir };
+const unbundled = { ...cached, TIQS_RUNNER_BUNDLE: 'off' };
 const uncached = { ...process.env, TIQS_RUNNER_CACHE_DIR: 'off' };
+const unbundledCacheDir = { ...unbundled, TIQS_RUNNER_CACHE_DIR: `${cacheDir}-dist` };
 try {
-  await untilFirstPoll(-1, [bin], cached); // warm the OS file cache, fill the strategy cache
+  // Warm the OS file cache, fill the strategy caches.
+  await untilFirstPoll(-1, [bin], cached);
+  await untilFirstPoll(-1, [bin], unbundledCacheDir);
   for (let round = 0; round < ROUNDS; round++) {
     bare.push(await untilExit(['-e', '0']));
     help.push(await untilExit([bin, '--help']));
-    firstPoll.push(await untilFirstPoll(round, [bin], cached));
-    firstPollNoCache.push(await untilFirstPoll(round, [bin], uncached));
-    firstPollViaTsx.push(await untilFirstPoll(round, viaTsx));
+    add(firstPoll, await untilFirstPoll(round, [bin], cached));
+    add(firstPollUnbundled, await untilFirstPoll(round, [bin], unbundledCacheDir));
+    add(firstPollNoCache, await untilFirstPoll(round, [bin], uncached));
+    add(firstPollViaTsx, await untilFirstPoll(round, viaTsx));
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 
 const base = median(bare);
-const row = (what: string, xs: number[], target?: number) => ({
-  what,
-  'median ms': median(xs).toFixed(0),
-  'min ms': Math.min(...xs).toFixed(0),
-  ratio: `${(median(xs) / base).toFixed(2)}x`,
-  target: target === undefined ? '' : `<= ${target}x`,
-});
-console.log(`${ROUNDS} interleaved rounds; ratios are medians over the bare node median`);
+const row = (what: string, xs: number[] | Runs, target?: number) => {
+  const wall = Array.isArray(xs) ? xs : xs.wall;
+  return {
+    what,
+    'median ms': median(wall).toFixed(0),
+    'min ms': Math.min(...wall).toFixed(0),
+    ratio: `${(median(wall) / base).toFixed(2)}x`,
+    target: target === undefined ? '' : `<= ${target}x`,
+    'CPU ms': Array.isArray(xs) ? '' : median(xs.cpu).toFixed(0),
+  };
+};
+console.log(
+  `${ROUNDS} interleaved rounds; ratios are medians over the bare node median; load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 console.table([
   row('node -e 0 (baseline)', bare),
   row('tiqs-runner --help', help, 4),
   row('paper bot: start to first quote poll', firstPoll, 6),
+  row('the same, from dist/ (TIQS_RUNNER_BUNDLE=off)', firstPollUnbundled),
   row('the same, strategy cache off (strategies by tsx)', firstPollNoCache),
   row('the same, framework compiled by tsx (before)', firstPollViaTsx),
 ]);
 const helpRatio = median(help) / base;
-const pollRatio = median(firstPoll) / base;
+const pollRatio = median(firstPoll.wall) / base;
 console.log(
   `cold start: first poll ${pollRatio.toFixed(2)}x node -e 0 (target <= 6x), --help ${helpRatio.toFixed(2)}x (target <= 4x)`,
 );

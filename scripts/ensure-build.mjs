@@ -9,6 +9,10 @@
 // A lock whose process is gone (a build stopped by Ctrl-C) is taken over at once.
 // --force builds from scratch (dist/ removed first), so outputs of deleted sources and a
 // partial dist/ never survive `npm run build`.
+// After tsc, the CLI's bundle dist/bundle/ is built from dist/ (scripts/build-bundle.mjs),
+// and rebuilt alone when it is older than dist/, its build script or the installed
+// packages (node_modules/.package-lock.json). A bundle that fails to build is left
+// unstamped, so bin/tiqs-runner.js runs dist/cli/main.js; with --strict it fails the run.
 import { spawnSync } from 'node:child_process';
 import {
   mkdirSync,
@@ -24,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
+const bundleStamp = join(root, 'dist', 'bundle', '.build-stamp');
 const lock = join(root, 'dist.lock');
 const LOCK_WAIT_MS = 10 * 60_000;
 const force = process.argv.includes('--force');
@@ -55,6 +60,36 @@ const fresh = () =>
     mtime(join(root, 'tsconfig.build.json')),
     mtime(join(root, 'tsconfig.json')),
   );
+
+const bundleFresh = () =>
+  mtime(bundleStamp) >=
+  Math.max(
+    mtime(stamp),
+    mtime(join(root, 'dist', '.tsbuildinfo')),
+    mtime(join(root, 'scripts', 'build-bundle.mjs')),
+    mtime(join(root, 'node_modules', '.package-lock.json')),
+  );
+
+/** Builds dist/bundle/ and stamps it with the build's start; false when it failed. */
+async function bundle() {
+  const started = Date.now();
+  rmSync(bundleStamp, { force: true });
+  try {
+    const { buildBundle } = await import('./build-bundle.mjs');
+    const { external } = await buildBundle(root);
+    writeFileSync(bundleStamp, `${new Date(started).toISOString()}\n`);
+    utimesSync(bundleStamp, started / 1000, started / 1000);
+    console.log(
+      `ensure-build: dist/bundle/ built in ${((Date.now() - started) / 1000).toFixed(1)} s (external: ${external.join(', ')})`,
+    );
+    return true;
+  } catch (err) {
+    console.warn(
+      `ensure-build: dist/bundle/ not built (${err?.message ?? err}); the CLI runs dist/`,
+    );
+    return false;
+  }
+}
 
 /** Whether the process that holds the lock is still running (unknown counts as running). */
 function holderAlive() {
@@ -107,10 +142,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 let status = 0;
-if (force || !fresh()) {
+if (force || !fresh() || !bundleFresh()) {
   acquire();
   try {
-    if (force || !fresh()) {
+    if (!force && fresh()) {
+      if (!bundleFresh() && !(await bundle())) status = 1;
+    } else {
       const started = Date.now();
       if (force) rmSync(join(root, 'dist'), { recursive: true, force: true });
       const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -130,6 +167,7 @@ if (force || !fresh()) {
         utimesSync(stamp, started / 1000, started / 1000);
       }
       console.log(`ensure-build: dist/ rebuilt in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if ((status === 0 || (!strict && finished)) && !(await bundle())) status ||= 1;
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });

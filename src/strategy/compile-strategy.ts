@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { bundleCounterpart, FRAMEWORK_FORM, RUNNER_ROOT } from './framework-layout.ts';
 import { BARE, packageName } from './preload-packages.ts';
 import {
   CACHE_FORMAT,
@@ -14,7 +15,6 @@ import {
   nodeBuildOptions,
   type PackageUse,
   packageUse,
-  RUNNER_ROOT,
   writeAtomically,
 } from './strategy-cache.ts';
 import { tsconfigChain } from './tsconfig-chain.ts';
@@ -42,8 +42,12 @@ interface Compiled {
   locals: string[];
 }
 
-/** The compiled framework's folder: a strategy's import of `src/x.ts` loads `dist/x.js`. */
-const frameworkDist = fileURLToPath(new URL('../', import.meta.url));
+/**
+ * The compiled framework's folder: a strategy's import of `src/x.ts` loads `dist/x.js`
+ * (from the bundle too, for a module that is not one of its entry files).
+ */
+const frameworkDist =
+  FRAMEWORK_FORM === 'source' ? join(RUNNER_ROOT, 'src/') : join(RUNNER_ROOT, 'dist/');
 const frameworkSource = join(RUNNER_ROOT, 'src/');
 
 /**
@@ -69,6 +73,9 @@ export async function compileStrategy(
 
   /** Where an import resolved to, as the compiled file will import it. */
   function target(path: string, specifier: string, from: string): string {
+    // Run from the bundle: the public doors and rxjs/zod are the bundle's entry files.
+    const bundled = bundleCounterpart(specifier, pathToFileURL(path).href);
+    if (bundled !== undefined) return bundled;
     if (path.startsWith(frameworkSource)) {
       const js = join(frameworkDist, relative(frameworkSource, path).replace(/\.ts$/, '.js'));
       if (frameworkDist === frameworkSource || !existsSync(js))

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_PACKAGE_ENTRIES, FRAMEWORK_FORM } from './framework-layout.ts';
 
 /** Static value imports and re-exports (`import type` left out) and their specifiers. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
@@ -49,6 +50,12 @@ export async function preloadPackages(file: string): Promise<void> {
     return;
   }
   for (const specifier of staticPackageImports(source)) {
+    // Served by the bundle's entry files (the strategy hooks point the import there).
+    if (
+      FRAMEWORK_FORM === 'bundle' &&
+      (specifier in BUNDLE_PACKAGE_ENTRIES || specifier.startsWith('tiqs-runner'))
+    )
+      continue;
     const at = installedAt(packageName(specifier), dirname(file));
     if (at !== undefined && at !== runnerRoot) continue; // the strategy has its own copy
     await import(specifier).catch(() => undefined);

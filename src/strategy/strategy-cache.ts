@@ -1,17 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
 // Types only: checking the cache loads no compiler.
 import type { BuildOptions } from 'esbuild';
+import { FRAMEWORK_FORM, RUNNER_ROOT } from './framework-layout.ts';
 import { installedAt } from './preload-packages.ts';
 
 /** Bumped when the cache's layout or the compiled output's shape changes. */
 export const CACHE_FORMAT = 3;
-
-/** The runner's own folder (this file sits two levels below it, in src/ or dist/). */
-export const RUNNER_ROOT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 
 /** A package a compiled file imports, as it was found when compiled. */
 export interface PackageUse {
@@ -82,14 +80,18 @@ export function strategyCacheDir(): string | undefined {
 
 let esbuildVersion: string | undefined;
 
-/** What every manifest must match: the cache format, esbuild's version, the runner's folder. */
+/**
+ * What every manifest must match: the cache format, esbuild's version, the runner's
+ * folder, and the framework's form (compiled files import `dist/` modules, or the
+ * bundle's entries when the CLI runs from `dist/bundle/`).
+ */
 export function cacheKey(): string {
   esbuildVersion ??= (
     JSON.parse(readFileSync(join(RUNNER_ROOT, 'node_modules/esbuild/package.json'), 'utf8')) as {
       version: string;
     }
   ).version;
-  return `${CACHE_FORMAT}:${esbuildVersion}:${RUNNER_ROOT}`;
+  return `${CACHE_FORMAT}:${esbuildVersion}:${RUNNER_ROOT}:${FRAMEWORK_FORM}`;
 }
 
 /** The tsconfig.json nearest to `dir`, the one esbuild compiles that folder's files by. */

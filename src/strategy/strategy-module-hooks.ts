@@ -1,4 +1,13 @@
 import { register } from 'node:module';
+import {
+  BUNDLE_FRAMEWORK_ENTRIES,
+  BUNDLE_PACKAGE_ENTRIES,
+  BUNDLE_URL,
+  DIST_URL,
+  FRAMEWORK_FORM,
+  RUNNER_ROOT_URL,
+  sharedPackageFolders,
+} from './framework-layout.ts';
 import { typeScriptLoaderRegistered } from './typescript-loader.ts';
 
 /**
@@ -16,13 +25,29 @@ import { typeScriptLoaderRegistered } from './typescript-loader.ts';
  *   `src/`) loads the compiled module instead, when there is one. The strategy then
  *   shares the running framework's module instances (one `StrategyMarket`, one error
  *   class for `instanceof`) and nothing of the framework is compiled again at start.
+ *   When the CLI runs from its bundle (`dist/bundle/`), the framework's public doors
+ *   (`src/index.ts`, `dist/index.js`, `tiqs-runner`, its entries) and the runner's copies
+ *   of rxjs and zod load the bundle's entry files instead (framework-layout.ts), since the
+ *   bundle holds the running instances.
  */
 const HOOKS = `
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 let runnerRoot = '';
 let compiledRoot;
-export function initialize(data) { runnerRoot = data.runnerRoot; compiledRoot = data.compiledRoot; }
+let bundle;
+export function initialize(data) { runnerRoot = data.runnerRoot; compiledRoot = data.compiledRoot; bundle = data.bundle; }
+function bundled(specifier, url) {
+  if (bundle === undefined) return undefined;
+  for (const base of [runnerRoot + 'src/', runnerRoot + 'dist/']) {
+    if (!url.startsWith(base)) continue;
+    const entry = bundle.framework[url.slice(base.length).replace(/.(?:ts|js)$/, '')];
+    if (entry !== undefined) return bundle.url + entry;
+  }
+  const entry = bundle.packages[specifier];
+  const folders = bundle.folders[specifier.split('/')[0]] ?? [];
+  return entry !== undefined && folders.some((folder) => url.startsWith(folder)) ? bundle.url + entry : undefined;
+}
 const local = (url) => url.startsWith('file:') && !url.includes('/node_modules/');
 const bare = (s) => !/^(\\.|\\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/.test(s);
 const sourceRoot = () => runnerRoot + 'src/';
@@ -44,7 +69,7 @@ export async function resolve(specifier, context, next) {
       throw err;
     }
   }
-  const target = compiled(result.url);
+  const target = bundled(specifier, result.url) ?? compiled(result.url);
   if (target !== undefined) return { url: target, format: 'module', shortCircuit: true };
   if (result.format === 'commonjs' && local(result.url) && /\\.tsx?$/.test(new URL(result.url).pathname)) {
     return { ...result, format: 'module' };
@@ -67,11 +92,18 @@ export function registerStrategyModuleHooks(): void {
   const withTsx = typeScriptLoaderRegistered();
   if (installed === 'after-tsx' || (installed === 'before-tsx' && !withTsx)) return;
   installed = withTsx ? 'after-tsx' : 'before-tsx';
-  // This file sits in src/strategy/ or, compiled, in dist/strategy/: two levels below the root.
-  const runnerRoot = new URL('../../', import.meta.url).href;
-  const frameworkRoot = new URL('../', import.meta.url).href;
-  const compiledRoot = frameworkRoot === `${runnerRoot}src/` ? undefined : frameworkRoot;
+  const runnerRoot = RUNNER_ROOT_URL;
+  const compiledRoot = FRAMEWORK_FORM === 'source' ? undefined : DIST_URL;
+  const bundle =
+    FRAMEWORK_FORM === 'bundle'
+      ? {
+          url: BUNDLE_URL,
+          framework: BUNDLE_FRAMEWORK_ENTRIES,
+          packages: BUNDLE_PACKAGE_ENTRIES,
+          folders: sharedPackageFolders(),
+        }
+      : undefined;
   register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
-    data: { runnerRoot, compiledRoot },
+    data: { runnerRoot, compiledRoot, bundle },
   });
 }

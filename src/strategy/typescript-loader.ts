@@ -1,4 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { BUNDLE_FRAMEWORK_ENTRIES, BUNDLE_URL, FRAMEWORK_FORM } from './framework-layout.ts';
 import { preloadPackages } from './preload-packages.ts';
 import { cachedStrategy, forgetStrategy, strategyCacheDir } from './strategy-cache.ts';
 
@@ -122,7 +123,11 @@ export function ensureTypeScriptLoader(file: string): Promise<void> {
     // the hooks thread, and the framework's public entry (what strategies import) is
     // dozens of modules: load it, and the first strategy's packages, natively first, so
     // the strategy finds them cached.
-    await import(new URL('../index.js', import.meta.url).href);
+    await import(
+      FRAMEWORK_FORM === 'bundle'
+        ? `${BUNDLE_URL}${BUNDLE_FRAMEWORK_ENTRIES.index}`
+        : new URL('../index.js', import.meta.url).href
+    );
     await preloadPackages(file);
     const { register } = await import('tsx/esm/api');
     register();

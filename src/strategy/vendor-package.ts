@@ -3,14 +3,9 @@ import { isBuiltin } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { RUNNER_ROOT } from './framework-layout.ts';
 import { BARE, packageName } from './preload-packages.ts';
-import {
-  cacheKey,
-  digestOf,
-  nodeBuildOptions,
-  RUNNER_ROOT,
-  writeAtomically,
-} from './strategy-cache.ts';
+import { cacheKey, digestOf, nodeBuildOptions, writeAtomically } from './strategy-cache.ts';
 
 const OWN = Symbol('own resolve');
 const PACKAGE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"./][^'"]*)['"]/g;

@@ -1,0 +1,126 @@
+// Builds dist/bundle/: the CLI bundled by esbuild from the compiled dist/ modules, with
+// the packages it imports, so a start reads a few dozen files instead of ≈ 800 (Node's
+// loader pays per module file: the `run` command imported ≈ 200 dist/ files, rxjs's
+// ≈ 220 CommonJS files, zod's 95, yaml's 70). Called by scripts/ensure-build.mjs after
+// tsc; bin/tiqs-runner.js runs dist/bundle/main.js when it is at least as new as dist/.
+//
+// Layout: one flat folder, two levels below the runner's root like dist/<dir>/x.js, so
+// code that finds the runner's root or a sibling module from its own URL
+// (`new URL('../../', import.meta.url)`, thread-pool.ts's `./sweep-worker.js`) works
+// unchanged from any chunk. Entry files, with splitting so that every module exists once
+// and a command is still loaded only when invoked (`--help` stays small):
+// - main.js, the CLI; sweep-worker.js, the sweep thread;
+// - index.js, runtime.js, client.js, sim.js, backtest.js: the public doors, for strategies
+//   (src/strategy/framework-layout.ts lists them);
+// - vendor-rxjs.js, vendor-zod.js, …: the bundle's one copy of the packages strategies
+//   share with the framework (rxjs's ES-module build), which the strategy cache and the
+//   strategy module hooks point a strategy's imports at.
+// Packages stay external when their code is bound to its own location (`__dirname`,
+// `import.meta`, `require.resolve`: worker files, Lua scripts, native addons), found by
+// a first pass over the bundle's inputs, and those named in ALWAYS_EXTERNAL.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Native addons, compilers and loaders: never bundled. */
+const ALWAYS_EXTERNAL = ['better-sqlite3', 'esbuild', 'tsx', 'typescript'];
+/** A package file whose code depends on where it lies. */
+const LOCATION_BOUND = /\b__dirname\b|\b__filename\b|\bimport\.meta\b|\brequire\.resolve\b/;
+const VENDOR = 'tiqs-runner-vendor';
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+/** The package a node_modules path belongs to. */
+function packageOfPath(path) {
+  const at = path.lastIndexOf('node_modules/');
+  return at < 0 ? undefined : packageName(path.slice(at + 'node_modules/'.length));
+}
+
+/**
+ * rxjs's ES-module build (its `es2015` export; under Node's conditions it is CommonJS,
+ * which bundles as one eagerly evaluated closure per file), and each shared package
+ * entry as a module re-exporting the package.
+ */
+function plugins(root) {
+  const rxjs = JSON.parse(readFileSync(join(root, 'node_modules/rxjs/package.json'), 'utf8'));
+  return [
+    {
+      name: 'tiqs-runner-bundle',
+      setup(b) {
+        b.onResolve({ filter: /^rxjs(\/.*)?$/ }, (args) => {
+          const sub = args.path === 'rxjs' ? '.' : `./${args.path.slice('rxjs/'.length)}`;
+          const target = rxjs.exports[sub]?.es2015;
+          return target === undefined
+            ? undefined
+            : { path: join(root, 'node_modules/rxjs', target), sideEffects: false };
+        });
+        b.onResolve({ filter: new RegExp(`^${VENDOR}:`) }, (args) => ({
+          path: args.path.slice(VENDOR.length + 1),
+          namespace: VENDOR,
+        }));
+        b.onLoad({ filter: /.*/, namespace: VENDOR }, (args) => ({
+          contents: `export * from ${JSON.stringify(args.path)};\n`,
+          resolveDir: root,
+          loader: 'js',
+        }));
+      },
+    },
+  ];
+}
+
+/** Builds dist/bundle/ from dist/ (tsc's output); throws esbuild's error on failure. */
+export async function buildBundle(root) {
+  const { build } = await import('esbuild');
+  const layout = await import(pathToFileURL(join(root, 'dist/strategy/framework-layout.js')).href);
+  const entryPoints = {
+    main: join(root, 'dist/cli/main.js'),
+    'sweep-worker': join(root, 'dist/backtest/sweep-worker.js'),
+  };
+  for (const [source, out] of Object.entries(layout.BUNDLE_FRAMEWORK_ENTRIES))
+    entryPoints[out.replace(/\.js$/, '')] = join(root, 'dist', `${source}.js`);
+  for (const [specifier, out] of Object.entries(layout.BUNDLE_PACKAGE_ENTRIES))
+    entryPoints[out.replace(/\.js$/, '')] = `${VENDOR}:${specifier}`;
+  const outdir = join(root, 'dist/bundle');
+  const options = (external) => ({
+    entryPoints,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: `node${process.versions.node}`,
+    outdir,
+    entryNames: '[name]',
+    chunkNames: '[name]-[hash]',
+    external,
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'silent',
+    plugins: plugins(root),
+    // Bundled CommonJS code calls require() for Node's modules: give every chunk one.
+    banner: {
+      js: "import { createRequire as __tiqsCreateRequire } from 'node:module';\nconst require = __tiqsCreateRequire(import.meta.url);",
+    },
+  });
+  // First pass, to a throwaway result: which packages are bound to their location.
+  const probe = await build({ ...options(ALWAYS_EXTERNAL), write: false });
+  const external = new Set(ALWAYS_EXTERNAL);
+  for (const input of Object.keys(probe.metafile.inputs)) {
+    const name = packageOfPath(input);
+    if (name === undefined || external.has(name) || isBuiltin(name)) continue;
+    if (LOCATION_BOUND.test(readFileSync(resolve(root, input), 'utf8'))) external.add(name);
+  }
+  for (const kept of ['rxjs', 'zod'])
+    if (external.has(kept)) throw new Error(`build-bundle: ${kept} must be bundled`);
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await build(options([...external]));
+  writeFileSync(
+    join(outdir, 'bundle-info.json'),
+    `${JSON.stringify({ external: [...external].sort(), outputs: Object.keys(result.metafile.outputs).length }, null, 1)}\n`,
+  );
+  return { external: [...external].sort() };
+}

@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The CLI as `npm start` runs it: bin/tiqs-runner.js, which runs the bundle (dist/bundle/,
+// built with dist/ by the global setup). A strategy must get the bundle's instances of
+// the framework, rxjs and zod, however it is loaded: from the strategy cache (esbuild),
+// by tsx (cache off), or as JavaScript through the strategy module hooks. The probe
+// imports the bundle's entry files by path to compare, and writes what it saw to a file.
+const root = resolve('.');
+const bundle = (file: string) => JSON.stringify(join(root, 'dist/bundle', file));
+
+const PROBE_IMPORTS = [
+  `import { defineStrategy, TradingCalendar, z } from ${JSON.stringify(join(root, 'src/index.ts'))};`,
+  "import * as pkg from 'tiqs-runner';",
+  "import * as backtest from 'tiqs-runner/backtest';",
+  "import { EMPTY, Observable } from 'rxjs';",
+  "import { map } from 'rxjs/operators';",
+  "import { z as zod } from 'zod';",
+  "import { writeFileSync } from 'node:fs';",
+  `import * as bundled from ${bundle('index.js')};`,
+  `import * as bundledBacktest from ${bundle('backtest.js')};`,
+  `import * as bundledRxjs from ${bundle('vendor-rxjs.js')};`,
+  `import * as bundledOperators from ${bundle('vendor-rxjs-operators.js')};`,
+  `import * as bundledZod from ${bundle('vendor-zod.js')};`,
+];
+const PROBE_BODY = [
+  'writeFileSync(process.env.PROBE_OUT, JSON.stringify({',
+  '  source: TradingCalendar === bundled.TradingCalendar,',
+  '  package: pkg.TradingCalendar === bundled.TradingCalendar,',
+  '  backtest: backtest.runBacktest === bundledBacktest.runBacktest,',
+  '  rxjs: Observable === bundledRxjs.Observable,',
+  '  operators: map === bundledOperators.map && map === bundledRxjs.map,',
+  '  zod: z === bundledZod.z && zod === bundledZod.z,',
+  '}));',
+  "export default defineStrategy({ name: 'probe', params: z.object({}), setup: () => EMPTY });",
+];
+
+function validate(dir: string, module: string, env: NodeJS.ProcessEnv) {
+  const config = join(dir, `${module}.yaml`);
+  writeFileSync(config, `mode: paper\nstrategies:\n  - id: probe\n    module: ./${module}\n`);
+  const out = join(dir, `${module}.${env.TIQS_RUNNER_CACHE_DIR === 'off' ? 'tsx' : 'cache'}.json`);
+  const run = spawnSync(
+    process.execPath,
+    [join(root, 'bin/tiqs-runner.js'), 'validate', '--config', config, '--offline'],
+    { cwd: dir, encoding: 'utf8', timeout: 30_000, env: { ...env, PROBE_OUT: out } },
+  );
+  return { code: run.status, stderr: run.stderr, seen: JSON.parse(readFileSync(out, 'utf8')) };
+}
+
+const ALL_SHARED = {
+  source: true,
+  package: true,
+  backtest: true,
+  rxjs: true,
+  operators: true,
+  zod: true,
+};
+
+describe('the bundled CLI loading strategies', () => {
+  it('is what bin/tiqs-runner.js runs: the bundle is built and stamped after dist/', () => {
+    const stamp = (path: string) => statSync(join(root, path)).mtimeMs;
+    expect(stamp('dist/bundle/.build-stamp')).toBeGreaterThanOrEqual(stamp('dist/.build-stamp'));
+  });
+
+  it.each([
+    ['TypeScript, from the strategy cache', 'probe.ts', 'cache'],
+    ['TypeScript, by tsx (cache off)', 'probe.ts', 'off'],
+    ['JavaScript, through the strategy hooks', 'probe.mjs', 'cache'],
+  ])("gives a strategy the bundle's framework, rxjs and zod (%s)", (_, module, how) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-bundle-'));
+    writeFileSync(join(dir, module), [...PROBE_IMPORTS, ...PROBE_BODY].join('\n'));
+    const env = {
+      ...process.env,
+      TIQS_RUNNER_CACHE_DIR: how === 'off' ? 'off' : join(dir, 'cache'),
+    };
+    const first = validate(dir, module, env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.seen).toEqual(ALL_SHARED);
+    // A second start: the cached compilation points at the bundle's entries too.
+    expect(validate(dir, module, env).seen).toEqual(ALL_SHARED);
+  });
+
+  it('tells the forms apart: run from dist/ (TIQS_RUNNER_BUNDLE=off), the strategy gets dist/', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-bundle-'));
+    writeFileSync(join(dir, 'probe.ts'), [...PROBE_IMPORTS, ...PROBE_BODY].join('\n'));
+    const off = validate(dir, 'probe.ts', {
+      ...process.env,
+      TIQS_RUNNER_BUNDLE: 'off',
+      TIQS_RUNNER_CACHE_DIR: join(dir, 'cache'),
+    });
+    expect(off.code).toBe(0);
+    expect(off.seen).toEqual({
+      source: false,
+      package: false,
+      backtest: false,
+      rxjs: false,
+      operators: false,
+      zod: false,
+    });
+  });
+});
