@@ -1,0 +1,91 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseBacktestSpec } from '../../../src/backtest/backtest-spec.ts';
+import { CodeVersionError, codeVersion } from '../../../src/backtest/queue/code-version.ts';
+
+const SPEC = `backtest:
+  data: data/day
+strategies:
+  - id: s
+    module: ../strategies/s.ts
+    params: {}
+`;
+
+/** A project checkout: a strategy importing a local helper and packages, and a spec. */
+function project(): string {
+  const root = mkdtempSync(join(tmpdir(), 'q1-code-'));
+  mkdirSync(join(root, 'strategies', 'lib'), { recursive: true });
+  mkdirSync(join(root, 'backtests'));
+  writeFileSync(join(root, 'package.json'), '{"name":"my-bot"}');
+  writeFileSync(
+    join(root, 'strategies', 's.ts'),
+    "import { defineStrategy } from 'tiqs-runner';\nimport { z } from 'zod';\nimport { fast } from './lib/helper.ts';\nexport default defineStrategy({ name: 's', params: z.object({}), setup: () => fast });\n",
+  );
+  writeFileSync(join(root, 'strategies', 'lib', 'helper.ts'), 'export const fast = 5;\n');
+  writeFileSync(join(root, 'strategies', 'unused.ts'), 'export const x = 1;\n');
+  writeFileSync(join(root, 'backtests', 'spec.yaml'), SPEC);
+  return root;
+}
+
+const versionOf = (root: string, text = SPEC) =>
+  codeVersion(parseBacktestSpec(text, join(root, 'backtests', 'spec.yaml'), {}));
+
+const { version } = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8'),
+) as { version: string };
+
+describe('codeVersion', () => {
+  it('is the package version plus a 16-hex digest, stable, and the same wherever the checkout sits', async () => {
+    const root = project();
+    const v = await versionOf(root);
+    expect(v).toMatch(new RegExp(`^${version.replaceAll('.', '\\.')}\\+[0-9a-f]{16}$`));
+    expect(await versionOf(root)).toBe(v);
+    const elsewhere = join(mkdtempSync(join(tmpdir(), 'q1-other-')), 'checkout');
+    cpSync(root, elsewhere, { recursive: true });
+    expect(await versionOf(elsewhere)).toBe(v);
+  });
+
+  it('changes with the strategy and the local files it imports, not with other files', async () => {
+    const root = project();
+    const v = await versionOf(root);
+    writeFileSync(join(root, 'strategies', 'unused.ts'), 'export const x = 2;\n');
+    writeFileSync(join(root, 'backtests', 'notes.txt'), 'hello');
+    expect(await versionOf(root)).toBe(v);
+
+    writeFileSync(join(root, 'strategies', 'lib', 'helper.ts'), 'export const fast = 6;\n');
+    const afterHelper = await versionOf(root);
+    expect(afterHelper).not.toBe(v);
+
+    const entry = join(root, 'strategies', 's.ts');
+    writeFileSync(entry, `${readFileSync(entry, 'utf8')}// edited\n`);
+    expect(await versionOf(root)).not.toBe(afterHelper);
+  });
+
+  it('covers every strategy of the spec', async () => {
+    const root = project();
+    writeFileSync(join(root, 'strategies', 't.ts'), 'export default 1;\n');
+    const two = `${SPEC}  - id: t\n    module: ../strategies/t.ts\n    params: {}\n`;
+    const v = await versionOf(root, two);
+    expect(v).not.toBe(await versionOf(root));
+    writeFileSync(join(root, 'strategies', 't.ts'), 'export default 2;\n');
+    expect(await versionOf(root, two)).not.toBe(v);
+  });
+
+  it('fails clearly when a strategy imports a file that is not there', async () => {
+    const root = project();
+    writeFileSync(join(root, 'strategies', 's.ts'), "import './missing.ts';\n");
+    const err = await versionOf(root).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CodeVersionError);
+    expect((err as Error).message).toContain('spec.yaml');
+    expect((err as Error).cause).toBeDefined();
+  });
+
+  it("takes this repository's own strategies (importing the framework's sources)", async () => {
+    const repo = join(import.meta.dirname, '..', '..', '..');
+    const spec = join(repo, 'backtests', 'opening-range-breakout.yaml');
+    const v = await codeVersion(parseBacktestSpec(readFileSync(spec, 'utf8'), spec, {}));
+    expect(v).toMatch(/^\d+\.\d+\.\d+.*\+[0-9a-f]{16}$/);
+  });
+});
