@@ -1,0 +1,163 @@
+import { resolve } from 'node:path';
+import { type Job, UnrecoverableError, WaitingError } from 'bullmq';
+import type { Logger } from 'pino';
+import { type BacktestSpec, parseBacktestSpec } from '../backtest-spec.ts';
+import { labelSweepLog } from '../sweep-log-label.ts';
+import type { SweepResult } from '../sweep-protocol.ts';
+import type { ThreadPool } from '../thread-pool.ts';
+import { DataDigestError, DataPathError, type DataStore, fetchData } from './fetch-data.ts';
+import type { QueueJobData, QueueJobResult } from './queue-protocol.ts';
+
+/** What the queue worker's processor needs. */
+export interface QueueWorkerJobDeps {
+  readonly pool: ThreadPool;
+  /** This checkout's project root: a job's `specPath` is relative to it. */
+  readonly projectDir: string;
+  /** Where fetched blobs and materialised recordings are cached. */
+  readonly cacheDir: string;
+  /** The blob store in the queue's Redis (jobs with `dataSource: 'redis'`). */
+  readonly blobs: DataStore;
+  /** The shared folder given with `--data-dir` (jobs with `dataSource: 'data-dir'`). */
+  readonly dataDir?: DataStore;
+  /** This worker process (`host:pid`): the result's `runner`. */
+  readonly runner: string;
+  readonly log: Logger;
+  /** Where the runs' own log lines go (labelled with their run), default stdout. */
+  readonly onRunLog?: (text: string) => void;
+  /**
+   * This checkout's code version for a job's spec (the CLI passes `codeVersion` of
+   * code-version.ts): a job submitted from another version is refused.
+   */
+  readonly codeVersionOf: (spec: BacktestSpec) => Promise<string> | string;
+}
+
+/**
+ * The queue worker's processor: checks that the job was submitted from the same code as
+ * this checkout (else it fails for good, naming both versions), fetches its data by
+ * digest (a digest mismatch fails it for good: nothing runs on wrong data), runs it on
+ * the thread pool and returns a {@link QueueJobResult}. A run that failed on its own (a
+ * strategy threw) is a result with `ok: false`; a thread that died throws, so BullMQ
+ * retries the job. When the worker cancels it (a forced stop), the job goes back to
+ * wait at once for another worker, instead of waiting for the stall check.
+ */
+export function queueWorkerJob(deps: QueueWorkerJobDeps) {
+  const onRunLog = deps.onRunLog ?? ((text: string) => void process.stdout.write(text));
+  return async (
+    job: Job<QueueJobData, QueueJobResult>,
+    token?: string,
+    signal?: AbortSignal,
+  ): Promise<QueueJobResult> => {
+    const data = job.data;
+    const jobId = job.id ?? '?';
+    if (data?.v !== 1)
+      throw new UnrecoverableError(`job ${jobId}: unknown job format (v ${String(data?.v)})`);
+    const what = { jobId, spec: data.spec, run: data.index, params: data.params };
+    const started = performance.now();
+    const work = async (): Promise<QueueJobResult> => {
+      const specFile = resolve(deps.projectDir, data.specPath);
+      const spec = parseSpec(data, specFile, jobId);
+      const mine = await deps.codeVersionOf(spec);
+      if (mine !== data.codeVersion)
+        throw new UnrecoverableError(
+          `code version mismatch: the job was submitted from ${data.codeVersion}, this worker (${deps.runner}) runs ${mine}; run the same checkout on both`,
+        );
+      const dataDir = await fetchJobData(data, deps, jobId);
+      deps.log.info(what, 'job started');
+      const result = await deps.pool.run(
+        {
+          type: 'job',
+          id: data.index,
+          specFile,
+          specText: data.specText,
+          dataDir,
+          params: data.params,
+          ...(data.allowMissing ? { allowMissing: true } : {}),
+        },
+        (text, id) => onRunLog(labelSweepLog(text, id, data.params)),
+      );
+      return { ...result, runner: deps.runner, jobId };
+    };
+    try {
+      const result = await untilAborted(work(), signal);
+      deps.log.info(
+        { ...what, elapsedMs: elapsed(started), outcome: outcomeOf(result) },
+        'job finished',
+      );
+      return result;
+    } catch (err) {
+      if (err instanceof JobCancelled) {
+        // Back to wait for another worker now; WaitingError tells BullMQ it moved.
+        await job.moveToWait(token).catch(() => undefined);
+        deps.log.warn({ ...what, elapsedMs: elapsed(started) }, 'job released to the queue');
+        throw new WaitingError();
+      }
+      const error = err instanceof Error ? err.message : String(err);
+      const outcome = err instanceof UnrecoverableError ? 'refused' : 'crashed (will retry)';
+      deps.log.error({ ...what, elapsedMs: elapsed(started), outcome, error }, 'job failed');
+      throw err;
+    }
+  };
+}
+
+/** The job's spec text parsed as its path in this checkout; a bad spec fails for good. */
+function parseSpec(data: QueueJobData, specFile: string, jobId: string): BacktestSpec {
+  try {
+    return parseBacktestSpec(data.specText, specFile);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new UnrecoverableError(`job ${jobId}: its spec does not load here: ${why}`);
+  }
+}
+
+/** The job's recording, fetched and verified into the cache; a digest mismatch fails for good. */
+async function fetchJobData(
+  data: QueueJobData,
+  deps: QueueWorkerJobDeps,
+  jobId: string,
+): Promise<string> {
+  const store = data.dataSource === 'data-dir' ? deps.dataDir : deps.blobs;
+  if (store === undefined)
+    throw new UnrecoverableError(
+      `job ${jobId}: its data is in a shared folder (--data-dir on the submitter); start this worker with --data-dir too`,
+    );
+  try {
+    return await fetchData(data.data, store, deps.cacheDir);
+  } catch (err) {
+    // Wrong bytes or a path out of the folder: no retry makes them right. A blob missing
+    // (Redis lost it, say) is retried: a rerun of the submitter publishes it again.
+    if (err instanceof DataDigestError || err instanceof DataPathError)
+      throw new UnrecoverableError(`job ${jobId}: ${err.message}; not run on that data`);
+    throw err;
+  }
+}
+
+/** The worker cancelled the job (forced stop): it is released, not failed. */
+class JobCancelled extends Error {
+  override readonly name = 'JobCancelled';
+}
+
+/** `work`, or {@link JobCancelled} as soon as `signal` aborts (the work is left behind). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(new JobCancelled('cancelled'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      // The run is left to the pool's close; its late outcome is nobody's.
+      work.catch(() => undefined);
+      reject(new JobCancelled('cancelled'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const elapsed = (started: number): number => Math.round(performance.now() - started);
+
+/** The log's word for a result. */
+function outcomeOf(result: SweepResult): string {
+  if (result.ok) return 'ok';
+  return result.reason === 'missing-data' ? 'failed: missing data' : `failed: ${result.error}`;
+}

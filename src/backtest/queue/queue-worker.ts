@@ -1,0 +1,144 @@
+import { hostname } from 'node:os';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { ThreadPool } from '../thread-pool.ts';
+import {
+  type QueueJobData,
+  type QueueJobResult,
+  REDIS_PREFIX,
+  SWEEP_QUEUE_NAME,
+} from './queue-protocol.ts';
+import { type QueueWorkerJobDeps, queueWorkerJob } from './queue-worker-job.ts';
+import { WorkerReconnectLog } from './worker-reconnect-log.ts';
+
+/** How long a forced stop waits for running jobs to be released to the queue. */
+const RELEASE_MS = 5_000;
+
+/** Options of {@link QueueWorker.start}. */
+export interface QueueWorkerOptions extends Omit<QueueWorkerJobDeps, 'pool' | 'runner' | 'log'> {
+  /**
+   * The queue's Redis (ioredis, `maxRetriesPerRequest: null` as BullMQ's workers need):
+   * BullMQ duplicates it for its blocking reads; the worker does not close it.
+   */
+  readonly connection: Redis;
+  /** Jobs at once: the thread pool's size. */
+  readonly concurrency: number;
+  readonly log: Logger;
+  /** The worker's name in the queue (`queue.getWorkers()`) and in results; default `host:pid`. */
+  readonly name?: string;
+  /** BullMQ's `lockDuration` (ms): a dead worker's job is stalled after it; default BullMQ's 30 s. */
+  readonly lockMs?: number;
+  /** BullMQ's `stalledInterval` (ms) between stall checks; default BullMQ's 30 s. */
+  readonly stalledMs?: number;
+}
+
+/** How a stop ended: jobs finished, jobs released to the queue, or left for the stall check. */
+export type QueueWorkerStop = 'drained' | 'released' | 'abandoned';
+
+/**
+ * A sweep worker on the queue: a BullMQ {@link Worker} on {@link SWEEP_QUEUE_NAME} that
+ * runs each job on a persistent {@link ThreadPool} (one job a thread, `concurrency`
+ * threads), logs each job, and rides out Redis outages (ioredis reconnects; the lines
+ * about it are bounded in rate). {@link stop} lets running jobs finish, then releases
+ * what is left back to the queue.
+ *
+ * @example
+ * ```ts
+ * const worker = QueueWorker.start({ connection, concurrency: 4, log, projectDir, cacheDir, blobs });
+ * process.once('SIGTERM', () => void worker.stop(60_000));
+ * ```
+ */
+export class QueueWorker {
+  private forceNow: (() => void) | undefined;
+  private forced = false;
+  private stopping: Promise<QueueWorkerStop> | undefined;
+
+  private constructor(
+    readonly name: string,
+    private readonly worker: Worker<QueueJobData, QueueJobResult>,
+    private readonly pool: ThreadPool,
+    private readonly log: Logger,
+  ) {}
+
+  /** Starts taking jobs. */
+  static start(options: QueueWorkerOptions): QueueWorker {
+    const name = options.name ?? `${hostname()}:${process.pid}`;
+    const log = options.log;
+    const pool = new ThreadPool(options.concurrency);
+    const processor = queueWorkerJob({ ...options, pool, runner: name, log });
+    const worker = new Worker<QueueJobData, QueueJobResult>(SWEEP_QUEUE_NAME, processor, {
+      connection: options.connection,
+      prefix: REDIS_PREFIX,
+      name,
+      concurrency: options.concurrency,
+      ...(options.lockMs === undefined ? {} : { lockDuration: options.lockMs }),
+      ...(options.stalledMs === undefined ? {} : { stalledInterval: options.stalledMs }),
+    });
+    const reconnects = new WorkerReconnectLog(log);
+    // BullMQ reports failed commands as 'error' events (an unheard one would crash us).
+    worker.on('error', (err) => reconnects.lost(err));
+    options.connection.on('error', (err: Error) => reconnects.lost(err));
+    options.connection.on('ready', () => reconnects.back());
+    worker.on('ready', () => reconnects.back());
+    log.info({ worker: name, concurrency: options.concurrency }, 'worker waiting for jobs');
+    return new QueueWorker(name, worker, pool, log);
+  }
+
+  /** Jobs running now. */
+  get running(): number {
+    return this.pool.busy;
+  }
+
+  /**
+   * Stops: takes no new job, lets the running ones finish for up to `drainMs`, then (or
+   * at once after {@link force}) cancels them, which moves each back to wait for another
+   * worker. Past a few more seconds (Redis unreachable, say) it gives up: jobs still
+   * active are recovered by another worker's stall check. Always resolves, bounded.
+   */
+  stop(drainMs: number): Promise<QueueWorkerStop> {
+    this.stopping ??= this.stopNow(drainMs);
+    return this.stopping;
+  }
+
+  /** Cuts a {@link stop}'s drain short (a second signal). */
+  force(): void {
+    this.forced = true;
+    this.forceNow?.();
+  }
+
+  private async stopNow(drainMs: number): Promise<QueueWorkerStop> {
+    const running = this.running;
+    this.log.info(
+      { running, drainSeconds: Math.round(drainMs / 1000) },
+      running === 0 ? 'worker stopping' : 'worker stopping: finishing the running jobs',
+    );
+    const closing = this.worker.close().then(() => 'closed' as const);
+    closing.catch(() => undefined);
+    const drained = await Promise.race([
+      closing,
+      after(drainMs, 'timeout' as const),
+      new Promise<'timeout'>((resolve) => {
+        this.forceNow = () => resolve('timeout');
+        if (this.forced) resolve('timeout');
+      }),
+    ]).catch(() => 'timeout' as const);
+    let outcome: QueueWorkerStop = 'drained';
+    if (drained !== 'closed') {
+      this.log.warn({ running: this.running }, 'worker stopping now: releasing the running jobs');
+      this.worker.cancelAllJobs('worker stopping');
+      const released = await Promise.race([closing, after(RELEASE_MS, 'timeout' as const)]).catch(
+        () => 'timeout' as const,
+      );
+      outcome = released === 'closed' ? 'released' : 'abandoned';
+    }
+    await this.pool.close();
+    this.log.info({ outcome }, 'worker stopped');
+    return outcome;
+  }
+}
+
+/** Resolves with `value` after `ms`, without holding the process open. */
+function after<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(resolve, ms, value).unref());
+}

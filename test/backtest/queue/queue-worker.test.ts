@@ -1,0 +1,229 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { type Job, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { RedisBlobStore } from '../../../src/backtest/queue/blob-store.ts';
+import { publishData } from '../../../src/backtest/queue/publish-data.ts';
+import {
+  type DataFile,
+  type QueueJobData,
+  type QueueJobResult,
+  REDIS_PREFIX,
+  SWEEP_QUEUE_NAME,
+} from '../../../src/backtest/queue/queue-protocol.ts';
+import { QueueWorker } from '../../../src/backtest/queue/queue-worker.ts';
+import { ThreadPool } from '../../../src/backtest/thread-pool.ts';
+import { describeWithRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts';
+
+const REPO = process.cwd();
+const SAMPLE_DAY = join(REPO, 'backtests/data/sample-day');
+/** Where the jobs say their spec is, inside this checkout (the file itself need not exist). */
+const SPEC_PATH = 'backtests/queue-worker-test.yaml';
+
+/** The ORB spec over the first hour and three quarters, plus the probe strategy. */
+const SPEC_TEXT = readFileSync('backtests/opening-range-breakout.yaml', 'utf8')
+  .replace('capital: 1000000', 'capital: 1000000\n  to: "2026-11-20T11:00:00+05:30"')
+  .replace(
+    'strategies:\n',
+    'strategies:\n  - id: probe\n    module: ../test/fixtures/strategies/sweep-probe.ts\n',
+  );
+
+/** A test's log lines, parsed. */
+function recorder() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, log: pino({ base: null }, sink) };
+}
+
+/** Polls `check` (real I/O) every 50 ms until it is true; fails past `ms`. */
+async function until(what: string, check: () => Promise<boolean> | boolean, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describeWithRedis('QueueWorker (real redis-server)', () => {
+  let redis: RedisServer;
+  let connection: Redis;
+  let queue: Queue<QueueJobData, QueueJobResult>;
+  let files: DataFile[];
+  /** This checkout's code version, as the worker is told it (the CLI computes it). */
+  const version = '0.1.0+0123456789abcdef';
+  const workers: QueueWorker[] = [];
+  let jobs = 0;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    queue = new Queue(SWEEP_QUEUE_NAME, { connection, prefix: REDIS_PREFIX });
+    files = (await publishData(SAMPLE_DAY, new RedisBlobStore(connection))).files;
+  }, 30_000);
+
+  afterEach(async () => {
+    for (const w of workers.splice(0)) await w.stop(0);
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    connection?.disconnect();
+    await redis?.stop();
+  });
+
+  /** A worker on the queue with its own cache, logging to a recorder. */
+  function startWorker(name: string) {
+    const { lines, log } = recorder();
+    const worker = QueueWorker.start({
+      connection,
+      concurrency: 1,
+      log,
+      name,
+      projectDir: REPO,
+      cacheDir: mkdtempSync(join(tmpdir(), 'tr-qw-cache-')),
+      blobs: new RedisBlobStore(connection),
+      onRunLog: () => {},
+      codeVersionOf: () => version,
+    });
+    workers.push(worker);
+    return { worker, lines };
+  }
+
+  /** Adds a job built like the submitter's; resolves to it once it finished. */
+  async function submit(params: QueueJobData['params'], more: Partial<QueueJobData> = {}) {
+    const data: QueueJobData = {
+      v: 1,
+      index: jobs,
+      spec: 'queue-worker-test',
+      specText: SPEC_TEXT,
+      specPath: SPEC_PATH,
+      params,
+      allowMissing: false,
+      data: files,
+      dataSource: 'redis',
+      codeVersion: version,
+      ...more,
+    };
+    jobs += 1;
+    return queue.add('run', data, { jobId: `test-${jobs}`, attempts: 3 });
+  }
+
+  async function finished(job: Job): Promise<Job<QueueJobData, QueueJobResult>> {
+    await until(`job ${job.id} to finish`, async () => {
+      const state = await queue.getJobState(job.id ?? '');
+      return state === 'completed' || state === 'failed';
+    });
+    return (await queue.getJob(job.id ?? '')) as Job<QueueJobData, QueueJobResult>;
+  }
+
+  it('runs a job on its thread pool: the local run’s summary, who ran it, one line each at start and end', async () => {
+    const { worker, lines } = startWorker('test-host:1');
+    const params = { 'orb.rangeMinutes': 15, 'probe.holdMs': 0 };
+    const done = await finished(await submit(params));
+    expect(await done.getState()).toBe('completed');
+    const result = done.returnvalue;
+    expect(result).toMatchObject({ ok: true, runner: 'test-host:1', jobId: done.id, params });
+    // The same point run locally, from the spec file's text and the recording in place.
+    const pool = new ThreadPool(1, () => {});
+    try {
+      const local = await pool.run({
+        type: 'job',
+        id: 0,
+        specFile: join(REPO, SPEC_PATH),
+        specText: SPEC_TEXT,
+        dataDir: SAMPLE_DAY,
+        params,
+      });
+      expect(result.ok && local.ok && result.summary).toEqual(local.ok && local.summary);
+    } finally {
+      await pool.close();
+    }
+    // BullMQ lists a worker under the queue's name; its own name ends its client name.
+    expect((await queue.getWorkers()).map((w) => w.rawname)).toContainEqual(
+      expect.stringMatching(new RegExp(`:w:${worker.name}$`)),
+    );
+    const started = lines.filter((l) => l.msg === 'job started');
+    const ended = lines.filter((l) => l.msg === 'job finished');
+    expect(started).toEqual([expect.objectContaining({ jobId: done.id, params, run: 0 })]);
+    expect(ended).toEqual([
+      expect.objectContaining({
+        jobId: done.id,
+        params,
+        outcome: 'ok',
+        elapsedMs: expect.any(Number),
+      }),
+    ]);
+  });
+
+  it('a run that fails on its own is a result (ok: false), not a failed job', async () => {
+    startWorker('test-host:2');
+    const done = await finished(await submit({ 'probe.fail': true }));
+    expect(await done.getState()).toBe('completed');
+    expect(done.returnvalue).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/fails on purpose/),
+    });
+  });
+
+  it('refuses a job from other code: failed at once, no retry, the reason naming both versions', async () => {
+    const { lines } = startWorker('test-host:3');
+    const other = '0.1.0+fedcba9876543210';
+    const done = await finished(await submit({ 'probe.holdMs': 0 }, { codeVersion: other }));
+    expect(await done.getState()).toBe('failed');
+    expect(done.failedReason).toContain(other);
+    expect(done.failedReason).toContain(version);
+    expect(done.attemptsMade).toBe(1);
+    expect(lines.some((l) => l.msg === 'job started')).toBe(false);
+    expect(lines.find((l) => l.msg === 'job failed')).toMatchObject({ outcome: 'refused' });
+  });
+
+  it('never runs a job on data whose digest does not match', async () => {
+    // One data file's bytes altered in the blob store: its digest no longer matches.
+    const file = files.find((f) => f.size > 0) as DataFile;
+    const key = `${REDIS_PREFIX}:blob:${file.sha256}:0`;
+    const original = await connection.getBuffer(key);
+    expect(original).not.toBeNull();
+    await connection.setrange(key, 0, original?.[0] === 0x41 ? 'B' : 'A');
+    try {
+      const { lines } = startWorker('test-host:4');
+      const done = await finished(await submit({ 'probe.holdMs': 0 }));
+      expect(await done.getState()).toBe('failed');
+      expect(done.failedReason).toMatch(/not run on that data/);
+      expect(done.attemptsMade).toBe(1);
+      expect(lines.some((l) => l.msg === 'job started')).toBe(false);
+    } finally {
+      await connection.set(key, original as Buffer);
+    }
+  });
+
+  it('stop lets a running job finish, then stops', async () => {
+    const { worker, lines } = startWorker('test-host:5');
+    const job = await submit({ 'probe.holdMs': 1500 });
+    await until('the job to start', () => lines.some((l) => l.msg === 'job started'));
+    expect(await worker.stop(15_000)).toBe('drained');
+    expect(await queue.getJobState(job.id ?? '')).toBe('completed');
+    expect(lines.at(-1)).toMatchObject({ msg: 'worker stopped', outcome: 'drained' });
+  });
+
+  it('past the drain, stop releases the running job to the queue at once', async () => {
+    const { worker, lines } = startWorker('test-host:6');
+    const job = await submit({ 'probe.holdMs': 60_000 });
+    await until('the job to start', () => lines.some((l) => l.msg === 'job started'));
+    const asked = Date.now();
+    expect(await worker.stop(200)).toBe('released');
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    // Waiting again for another worker, not failed, no attempt spent.
+    expect(await queue.getJobState(job.id ?? '')).toBe('waiting');
+    expect((await queue.getJob(job.id ?? ''))?.attemptsMade).toBe(0);
+    await queue.remove(job.id ?? '');
+  });
+});
