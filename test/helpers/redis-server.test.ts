@@ -1,7 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeWithRedis, type RedisServer, redisSuiteMode, startRedis } from './redis-server.ts';
+import {
+  describeWithRedis,
+  hasRedisServer,
+  type RedisServer,
+  redisSuiteMode,
+  startRedis,
+} from './redis-server.ts';
 
 /** Whether anything accepts a TCP connection on the loopback port. */
 function accepts(port: number): Promise<boolean> {
@@ -14,6 +21,13 @@ function accepts(port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
+
+describe('hasRedisServer', () => {
+  it('says whether redis-server is on the PATH', () => {
+    const found = spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' });
+    expect(hasRedisServer()).toBe(found.status === 0);
+  });
+});
 
 describe('redisSuiteMode', () => {
   it('runs with the binary, skips without it, and fails without it in CI', () => {

@@ -17,7 +17,7 @@ export class DataFolderError extends Error {
 }
 
 /** Lower-case hex sha256 of a file, read as a stream (recordings can be large). */
-export async function sha256OfFile(path: string): Promise<string> {
+async function sha256OfFile(path: string): Promise<string> {
   const hash = createHash('sha256');
   await pipeline(createReadStream(path), hash);
   return hash.digest('hex');
