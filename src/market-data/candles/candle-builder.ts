@@ -109,8 +109,11 @@ export class CandleBuilder {
     let baseline = tick.dayVolume;
     if (this.counted?.day === day) baseline = this.counted.volume;
     else if (this.notBefore <= dayOpen || this.counted !== undefined) baseline = 0;
+    // Keys written out, not `...slot`: a spread followed by more keys built this object on
+    // V8's slow path and left it a shape whose every field update was slow (issue 13).
     this.working = {
-      ...slot,
+      start: slot.start,
+      end: slot.end,
       open: tick.price,
       high: tick.price,
       low: tick.price,
