@@ -8,16 +8,18 @@
 // strategy files (src/strategy/load-strategy.ts).
 import { existsSync, statSync } from 'node:fs';
 
-const stampTime = (path) => {
+// A missing stamp is the oldest (a packed package ships no dist/ stamp), except the
+// bundle's own: no stamp, no finished bundle.
+const stampTime = (path, missing = 0) => {
   try {
     return statSync(new URL(path, import.meta.url)).mtimeMs;
   } catch {
-    return Number.NaN;
+    return missing;
   }
 };
 const bundled =
   process.env.TIQS_RUNNER_BUNDLE !== 'off' &&
-  stampTime('../dist/bundle/.build-stamp') >=
+  stampTime('../dist/bundle/.build-stamp', Number.NaN) >=
     Math.max(stampTime('../dist/.build-stamp'), stampTime('../dist/.tsbuildinfo'));
 const entry = new URL(bundled ? '../dist/bundle/main.js' : '../dist/cli/main.js', import.meta.url);
 if (!existsSync(entry)) {

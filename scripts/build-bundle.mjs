@@ -25,6 +25,11 @@ import { pathToFileURL } from 'node:url';
 
 /** Native addons, compilers and loaders: never bundled. */
 const ALWAYS_EXTERNAL = ['better-sqlite3', 'esbuild', 'tsx', 'typescript'];
+/**
+ * Packages whose location-bound code this CLI never reaches: commander finds executable
+ * subcommands (`program.command(name, description)`) by `__dirname`, which no command uses.
+ */
+const LOCATION_FREE = new Set(['commander']);
 /** A package file whose code depends on where it lies. */
 const LOCATION_BOUND = /\b__dirname\b|\b__filename\b|\bimport\.meta\b|\brequire\.resolve\b/;
 const VENDOR = 'tiqs-runner-vendor';
@@ -39,6 +44,18 @@ function packageName(specifier) {
 function packageOfPath(path) {
   const at = path.lastIndexOf('node_modules/');
   return at < 0 ? undefined : packageName(path.slice(at + 'node_modules/'.length));
+}
+
+/** The packages `name` (as installed in the runner's node_modules) depends on. */
+function dependenciesOf(root, name) {
+  try {
+    const manifest = JSON.parse(
+      readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'),
+    );
+    return Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -109,10 +126,18 @@ export async function buildBundle(root) {
   // First pass, to a throwaway result: which packages are bound to their location.
   const probe = await build({ ...options(ALWAYS_EXTERNAL), write: false });
   const external = new Set(ALWAYS_EXTERNAL);
+  const bundled = new Set();
   for (const input of Object.keys(probe.metafile.inputs)) {
     const name = packageOfPath(input);
-    if (name === undefined || external.has(name) || isBuiltin(name)) continue;
+    if (name === undefined || isBuiltin(name)) continue;
+    bundled.add(name);
+    if (external.has(name) || LOCATION_FREE.has(name)) continue;
     if (LOCATION_BOUND.test(readFileSync(resolve(root, input), 'utf8'))) external.add(name);
+  }
+  // An external package loads its own dependencies from node_modules: the framework must
+  // share those copies (ioredis handed to bullmq), so those it would bundle are external too.
+  for (const name of external) {
+    for (const dep of dependenciesOf(root, name)) if (bundled.has(dep)) external.add(dep);
   }
   for (const kept of ['rxjs', 'zod'])
     if (external.has(kept)) throw new Error(`build-bundle: ${kept} must be bundled`);

@@ -9,7 +9,7 @@ import { FRAMEWORK_FORM, RUNNER_ROOT } from './framework-layout.ts';
 import { installedAt } from './preload-packages.ts';
 
 /** Bumped when the cache's layout or the compiled output's shape changes. */
-export const CACHE_FORMAT = 3;
+export const CACHE_FORMAT = 4;
 
 /** A package a compiled file imports, as it was found when compiled. */
 export interface PackageUse {

@@ -84,6 +84,40 @@ describe('the bundled CLI loading strategies', () => {
     expect(validate(dir, module, env).seen).toEqual(ALL_SHARED);
   });
 
+  it('boots sweep threads from the bundle (dist/bundle/sweep-worker.js)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-bundle-'));
+    const spec = join(dir, 'orb.yaml');
+    writeFileSync(
+      spec,
+      readFileSync(join(root, 'backtests/opening-range-breakout.yaml'), 'utf8')
+        .replace('data: data/sample-day', `data: ${join(root, 'backtests/data/sample-day')}`)
+        .replace('capital: 1000000', 'capital: 1000000\n  to: "2026-11-20T10:00:00+05:30"')
+        .replace(/module: \.\.\/strategies\//, `module: ${root}/strategies/`)
+        .replace('[5, 15, 30]', '[5, 15]'),
+    );
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, 'bin/tiqs-runner.js'),
+        'backtest',
+        '--config',
+        spec,
+        '--sweep',
+        '--workers',
+        '2',
+        '--out',
+        join(dir, 'out'),
+      ],
+      { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
+    );
+    expect(run.stderr).not.toMatch(/Cannot find module|ERR_MODULE_NOT_FOUND/);
+    expect(run.status).toBe(0);
+    const results = JSON.parse(readFileSync(join(dir, 'out', 'sweep.json'), 'utf8')).results as {
+      ok: boolean;
+    }[];
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+  });
+
   it('tells the forms apart: run from dist/ (TIQS_RUNNER_BUNDLE=off), the strategy gets dist/', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tr-bundle-'));
     writeFileSync(join(dir, 'probe.ts'), [...PROBE_IMPORTS, ...PROBE_BODY].join('\n'));
