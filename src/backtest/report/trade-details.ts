@@ -115,8 +115,21 @@ export function tradeDetails(
     const long = t.direction === 'long';
     const favourable = Math.max(0, long ? high - t.entryPrice : t.entryPrice - low);
     const adverse = Math.min(0, long ? low - t.entryPrice : t.entryPrice - high);
+    // Every key written out in the trip's own order (round-trips.ts), not `...t` and more
+    // keys: V8 builds that on a slow path (tens of µs and kilobytes an object, issue 13).
     return {
-      ...t,
+      strategyId: t.strategyId,
+      token: t.token,
+      symbol: t.symbol,
+      direction: t.direction,
+      openedAt: t.openedAt,
+      closedAt: t.closedAt,
+      quantity: t.quantity,
+      entryPrice: t.entryPrice,
+      exitPrice: t.exitPrice,
+      gross: t.gross,
+      costs: t.costs,
+      net: t.net,
       exitReason:
         t.closedAt === undefined ? 'end of data' : exitReasonOf(exit?.intentId ?? '', squareOffIds),
       exitIntentId: exit?.intentId,
