@@ -31,8 +31,9 @@ const DEFAULT_PORT = 6379;
 
 /** Masks the password of `scheme://user:password@host…`, parseable or not. */
 export function redactQueueUrl(url: string): string {
-  // A regex rather than URL parsing: a URL too broken to parse may still hold a password.
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)[^/@]*@/i, '$1***@');
+  // A regex rather than URL parsing: a URL too broken to parse may still hold a password,
+  // even one with a raw `@` in it (up to the last `@` before the path).
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)[^/]*@/i, '$1***@');
 }
 
 /**
@@ -44,8 +45,9 @@ export function parseQueueUrl(text: string, where: string): QueueConnection {
   let url: URL;
   try {
     url = new URL(text.trim());
-  } catch (err) {
-    throw new QueueUrlError(where, text, 'not a URL', { cause: err });
+  } catch {
+    // No `cause`: Node's URL error carries the whole input, password and all.
+    throw new QueueUrlError(where, text, 'not a URL');
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
     throw new QueueUrlError(where, text, `scheme ${url.protocol} is not redis: or rediss:`);

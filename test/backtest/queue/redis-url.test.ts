@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   parseQueueUrl,
@@ -54,6 +55,24 @@ describe('parseQueueUrl', () => {
     expect((err as QueueUrlError).where).toBe('--queue');
   });
 
+  it('never carries a password anywhere in the error, cause included', () => {
+    for (const bad of [
+      'redis://bot:s3cret-pw@bad host:6379',
+      'redis://bot:s3c@ret-pw@host:6379/x',
+    ]) {
+      const err = (() => {
+        try {
+          parseQueueUrl(bad, '--queue');
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(err).toBeInstanceOf(QueueUrlError);
+      expect(inspect(err, { depth: 10, showHidden: true })).not.toContain('ret-pw');
+    }
+  });
+
   it('never puts a password in an error message', () => {
     const bad = 'redis://bot:s3cret-pw@localhost:6379/zero';
     expect(() => parseQueueUrl(bad, '--queue')).toThrow(QueueUrlError);
@@ -72,5 +91,7 @@ describe('redactQueueUrl', () => {
     expect(redactQueueUrl('redis://:s3cret@host:6379')).toBe('redis://:***@host:6379');
     expect(redactQueueUrl('redis://host:6379/1')).toBe('redis://host:6379/1');
     expect(redactQueueUrl('redis://bot@host:6379')).toBe('redis://bot@host:6379');
+    expect(redactQueueUrl('redis://bot:p@ss@host:6379/1')).toBe('redis://bot:***@host:6379/1');
+    expect(redactQueueUrl('redis://host:6379/0@x')).toBe('redis://host:6379/0@x');
   });
 });
