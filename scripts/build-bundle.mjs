@@ -18,7 +18,7 @@
 // Packages stay external when their code is bound to its own location (`__dirname`,
 // `import.meta`, `require.resolve`: worker files, Lua scripts, native addons), found by
 // a first pass over the bundle's inputs, and those named in ALWAYS_EXTERNAL.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -90,6 +90,23 @@ function plugins(root) {
   ];
 }
 
+/** How long a file of an earlier build is kept: a CLI started before may still import it. */
+const STALE_MS = 10 * 60_000;
+
+/**
+ * Removes files of earlier builds (chunk names carry a hash), once they are older than
+ * {@link STALE_MS}: the folder is not emptied before a build, because a process running
+ * the bundle (a test's CLI while another run rebuilds) loads its command chunks lazily.
+ */
+function dropStale(root, outdir, outputs) {
+  const current = new Set(Object.keys(outputs).map((path) => resolve(root, path)));
+  for (const name of readdirSync(outdir)) {
+    const path = join(outdir, name);
+    if (!/\.js(?:\.map)?$/.test(name) || current.has(path)) continue;
+    if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+  }
+}
+
 /** Builds dist/bundle/ from dist/ (tsc's output); throws esbuild's error on failure. */
 export async function buildBundle(root) {
   const { build } = await import('esbuild');
@@ -105,6 +122,7 @@ export async function buildBundle(root) {
   const outdir = join(root, 'dist/bundle');
   const options = (external) => ({
     entryPoints,
+    absWorkingDir: root,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -141,8 +159,8 @@ export async function buildBundle(root) {
   }
   for (const kept of ['rxjs', 'zod'])
     if (external.has(kept)) throw new Error(`build-bundle: ${kept} must be bundled`);
-  rmSync(outdir, { recursive: true, force: true });
   const result = await build(options([...external]));
+  dropStale(root, outdir, result.metafile.outputs);
   writeFileSync(
     join(outdir, 'bundle-info.json'),
     `${JSON.stringify({ external: [...external].sort(), outputs: Object.keys(result.metafile.outputs).length }, null, 1)}\n`,
