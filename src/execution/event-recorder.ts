@@ -64,7 +64,12 @@ export class EventRecorder {
    */
   submitted(orders: readonly TrackedOrder[], event: OrderEvent): void {
     if (this.closed) return;
-    this.deps.journal.commit({ orders, at: event.at });
+    const { journal } = this.deps;
+    const [first] = orders;
+    // A new tag's one row may take the journal's faster durable route (its pre-send log).
+    if (orders.length === 1 && first !== undefined && journal.commitNew !== undefined)
+      journal.commitNew(first, event.at);
+    else journal.commit({ orders, at: event.at });
     this.deferred.push(event);
     this.subject.next(event);
   }

@@ -15,7 +15,8 @@ export interface Exposure {
  * pass as "reducing". `except` leaves one order out (the one being modified or re-placed).
  * A bracket's stop and target close the same quantity, only one of them can: a group's
  * working legs count once (the largest), and not at all for `group`, the group of the
- * order being placed or modified (it stands for the group).
+ * order being placed or modified (it stands for the group). `orders` are the tracker's
+ * working orders, passed in by a caller that needs them too (one scan per placement).
  */
 export function exposureOf(
   positions: PositionBook,
@@ -24,12 +25,13 @@ export function exposureOf(
   token: number,
   except?: TrackedOrder,
   group?: string,
+  orders: readonly TrackedOrder[] = tracker.active(),
 ): Exposure {
   const position = positions.position(strategyId, token)?.netQuantity ?? 0;
   let pending = 0;
-  /** Per one-cancels-other group, its largest signed remainder. */
-  const legs = new Map<string, number>();
-  for (const o of tracker.active()) {
+  /** Per one-cancels-other group, its largest signed remainder (made for the first leg). */
+  let legs: Map<string, number> | undefined;
+  for (const o of orders) {
     if (o === except || o.strategyId !== strategyId || o.intent.instrument.token !== token)
       continue;
     const remaining = Math.max(0, o.quantity - o.filledQuantity);
@@ -39,9 +41,11 @@ export function exposureOf(
     // in its stead: counted, it would make that exit look like a new position.
     if (oco !== undefined && o.cancelRequested === true) continue;
     if (oco === undefined) pending += signed;
-    else if (oco !== group && Math.abs(signed) > Math.abs(legs.get(oco) ?? 0))
-      legs.set(oco, signed);
+    else if (oco !== group) {
+      legs ??= new Map();
+      if (Math.abs(signed) > Math.abs(legs.get(oco) ?? 0)) legs.set(oco, signed);
+    }
   }
-  for (const signed of legs.values()) pending += signed;
+  if (legs !== undefined) for (const signed of legs.values()) pending += signed;
   return { position, pending };
 }

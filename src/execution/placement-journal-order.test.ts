@@ -8,6 +8,7 @@ import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
 import { MemoryJournal } from './journal.ts';
+import { PresendLog } from './presend-log.ts';
 import { SqliteJournal } from './sqlite-journal.ts';
 import { engineOn, placeIntent, scriptedBroker, settle } from './testing/engine-fixtures.ts';
 
@@ -32,13 +33,21 @@ describe('placement: what the journal holds when the request leaves', () => {
     const broker: Broker = {
       ...scripted.broker,
       placeOrder: async (variety, request) => {
-        // What another process sees at this instant (a kill -9 now, then a restart).
+        // What another process sees at this instant (a kill -9 now, then a restart): the
+        // rows in SQLite and those in the pre-send log, which a restart folds into it.
         const db = new Database(path, { readonly: true });
+        const presend = PresendLog.read(`${path}-presend`).map((r) => {
+          const { tag, status } = JSON.parse(r.body) as { tag: string; status: string };
+          return { tag, status };
+        });
         atSend.push({
-          rows: db.prepare('SELECT tag, status FROM orders').all() as {
-            tag: string;
-            status: string;
-          }[],
+          rows: [
+            ...(db.prepare('SELECT tag, status FROM orders').all() as {
+              tag: string;
+              status: string;
+            }[]),
+            ...presend,
+          ],
           submittedRows: (
             db.prepare("SELECT count(*) AS n FROM events WHERE type = 'OrderSubmitted'").get() as {
               n: number;

@@ -81,6 +81,8 @@ export class Placements {
       }
     }
     const day = istDayNumber(now);
+    // One scan of the working orders serves the exposure and the open-order count.
+    const working = this.core.tracker.active();
     const exposure = exposureOf(
       this.core.positions,
       this.core.tracker,
@@ -88,6 +90,7 @@ export class Placements {
       intent.instrument.token,
       again,
       ocoGroupOf(intent.id),
+      working,
     );
     // The trading window: no new intraday entry from the square-off time on. The
     // framework's own orders and re-placements of accepted ones are not new entries.
@@ -108,7 +111,8 @@ export class Placements {
     const verdict = checkPlace(
       intent,
       {
-        openOrders: this.core.tracker.active().filter((o) => o !== again).length,
+        openOrders:
+          again !== undefined && working.includes(again) ? working.length - 1 : working.length,
         position: exposure.position + exposure.pending,
         placementsToday: this.perDay.get(day) ?? 0,
         killed: this.core.killed,

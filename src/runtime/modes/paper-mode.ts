@@ -7,7 +7,9 @@ import { describeTo, paperBrokerFor } from './shared-parts.ts';
 
 /** Removes a file left by an earlier run and returns its path. */
 async function freshFile(path: string): Promise<string> {
-  for (const suffix of ['', '-wal', '-shm']) await rm(`${path}${suffix}`, { force: true });
+  // -presend: the journal's pre-send log, whose rows a fresh journal would otherwise fold in.
+  for (const suffix of ['', '-wal', '-shm', '-presend'])
+    await rm(`${path}${suffix}`, { force: true });
   return path;
 }
 
