@@ -12,7 +12,8 @@
 // After tsc, the CLI's bundle dist/bundle/ is built from dist/ (scripts/build-bundle.mjs),
 // and rebuilt alone when it is older than dist/, its build script or the installed
 // packages (node_modules/.package-lock.json). A bundle that fails to build is left
-// unstamped, so bin/tiqs-runner.js runs dist/cli/main.js; with --strict it fails the run.
+// unstamped, so bin/tiqs-runner.js runs dist/cli/main.js: one warning, never a failed
+// install (the bundle only makes the start faster; test/cli/bundled-cli.test.ts fails).
 import { spawnSync } from 'node:child_process';
 import {
   mkdirSync,
@@ -70,7 +71,7 @@ const bundleFresh = () =>
     mtime(join(root, 'node_modules', '.package-lock.json')),
   );
 
-/** Builds dist/bundle/ and stamps it with the build's start; false when it failed. */
+/** Builds dist/bundle/ and stamps it with the build's start; a failure is one warning. */
 async function bundle() {
   const started = Date.now();
   rmSync(bundleStamp, { force: true });
@@ -80,14 +81,12 @@ async function bundle() {
     writeFileSync(bundleStamp, `${new Date(started).toISOString()}\n`);
     utimesSync(bundleStamp, started / 1000, started / 1000);
     console.log(
-      `ensure-build: dist/bundle/ built in ${((Date.now() - started) / 1000).toFixed(1)} s (external: ${external.join(', ')})`,
+      `ensure-build: dist/bundle/ built in ${((Date.now() - started) / 1000).toFixed(1)} s (${external.length} packages left external: dist/bundle/bundle-info.json)`,
     );
-    return true;
   } catch (err) {
     console.warn(
       `ensure-build: dist/bundle/ not built (${err?.message ?? err}); the CLI runs dist/`,
     );
-    return false;
   }
 }
 
@@ -103,7 +102,6 @@ function holderAlive() {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return err.code === 'EPERM';
   }
@@ -146,7 +144,7 @@ if (force || !fresh() || !bundleFresh()) {
   acquire();
   try {
     if (!force && fresh()) {
-      if (!bundleFresh() && !(await bundle())) status = 1;
+      if (!bundleFresh()) await bundle();
     } else {
       const started = Date.now();
       if (force) rmSync(join(root, 'dist'), { recursive: true, force: true });
@@ -167,7 +165,7 @@ if (force || !fresh() || !bundleFresh()) {
         utimesSync(stamp, started / 1000, started / 1000);
       }
       console.log(`ensure-build: dist/ rebuilt in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      if ((status === 0 || (!strict && finished)) && !(await bundle())) status ||= 1;
+      if (status === 0 || (!strict && finished)) await bundle();
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });
