@@ -9,7 +9,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { RedisBlobStore } from '../../../src/backtest/queue/blob-store.ts';
 import { dataManifest } from '../../../src/backtest/queue/data-manifest.ts';
 import {
@@ -90,6 +90,31 @@ describeWithRedis('publishData and fetchData over the blob store', () => {
     expect(new Set(trees).size).toBe(1);
     expect(await dataManifest(trees[0] as string)).toEqual(files);
     expect((await store.stats()).downloads).toBe(3);
+  });
+
+  it('is safe with two worker processes sharing one cache folder', async () => {
+    const { files } = await publishData(recording(), store);
+    const cache = mkdtempSync(join(tmpdir(), 'q1-cache-'));
+    // Two module instances: two processes' worth of in-flight bookkeeping, one folder.
+    vi.resetModules();
+    const a = await import('../../../src/backtest/queue/fetch-data.ts');
+    vi.resetModules();
+    const b = await import('../../../src/backtest/queue/fetch-data.ts');
+    expect(a.fetchData).not.toBe(b.fetchData);
+    const trees = await Promise.all([
+      a.fetchData(files, store, cache),
+      b.fetchData(files, store, cache),
+      a.fetchData(files, store, cache),
+      b.fetchData(files, store, cache),
+    ]);
+    expect(new Set(trees).size).toBe(1);
+    expect(await dataManifest(trees[0] as string)).toEqual(files);
+    // Each process fetched a file at most once; nothing half-written is left behind.
+    expect((await store.stats()).downloads).toBeLessThanOrEqual(6);
+    expect(readdirSync(join(cache, 'trees'))).toHaveLength(1);
+    expect(readdirSync(join(cache, 'blobs')).sort()).toEqual(
+      [...new Set(files.map((f) => f.sha256))].sort(),
+    );
   });
 
   it('never hands over data whose digest does not match', async () => {
