@@ -19,6 +19,7 @@ export interface ProgressStream {
  */
 export class ProgressBar {
   private lastDrawn = -1;
+  private lastNote = '';
   /** The bar as last drawn, redrawn under a line printed while it shows. */
   private drawn = '';
   private finished = false;
@@ -38,7 +39,24 @@ export class ProgressBar {
     if (!this.enabled) return;
     const pct = Math.max(0, Math.min(100, Math.floor(fraction * 100)));
     if (pct === this.lastDrawn) return;
+    this.draw(pct, note);
+  }
+
+  /**
+   * Redraws at `fraction` with a status `note` whenever either changed (a queued sweep's
+   * counts: running jobs and workers change while the percent does not). Callers call it
+   * on their own beat, not per event: each change is a write.
+   */
+  show(fraction: number, note: string): void {
+    if (!this.enabled) return;
+    const pct = Math.max(0, Math.min(100, Math.floor(fraction * 100)));
+    if (pct === this.lastDrawn && note === this.lastNote) return;
+    this.draw(pct, note);
+  }
+
+  private draw(pct: number, note: string): void {
     this.lastDrawn = pct;
+    this.lastNote = note;
     const width = Math.max(10, Math.min(40, (this.stream.columns ?? 80) - 40));
     const full = Math.round((pct / 100) * width);
     const bar = `${'█'.repeat(full)}${'░'.repeat(width - full)}`;

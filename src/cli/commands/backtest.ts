@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadBacktestSpec } from '../../backtest/backtest-spec.ts';
 import { describeMissing, MissingDataError } from '../../backtest/missing-data.ts';
 import { ProgressBar } from '../../backtest/progress-bar.ts';
@@ -37,14 +37,18 @@ interface BacktestOptions {
   workers?: number;
   out?: string;
   allowMissing?: boolean;
+  queue?: string;
+  dataDir?: string;
+  onInterrupt: 'ask' | 'leave' | 'remove';
 }
 
 /**
- * `tiqs-runner backtest --config backtests/NAME.yaml [--sweep [--workers N]]`: replays the spec's
- * recording through its strategies on the kernel, prints the summary, and writes
- * `report.json` and `report.html` to the output folder. `--sweep` runs the spec's
- * parameter grid on worker threads (`--workers`, else the spec's `sweep.workers`, else
- * one per core) and ranks the results.
+ * `tiqs-runner backtest --config backtests/NAME.yaml [--sweep [--workers N | --queue URL]]`:
+ * replays the spec's recording through its strategies on the kernel, prints the summary,
+ * and writes `report.json` and `report.html` to the output folder. `--sweep` runs the
+ * spec's parameter grid on worker threads (`--workers`, else the spec's `sweep.workers`,
+ * else one per core), or with `--queue` on `tiqs-runner worker` processes through a Redis
+ * queue (backtest-queue.ts), and ranks the results.
  */
 export function backtestCommand(): Command {
   return new Command('backtest')
@@ -61,8 +65,31 @@ export function backtestCommand(): Command {
       '--allow-missing',
       'run on when strategies subscribe to tokens the data lacks (a warning in the summary; default: exit 3)',
     )
+    .option(
+      '--queue <url>',
+      'with --sweep: queue the runs on Redis (redis://HOST:PORT[/DB]) for `tiqs-runner worker` processes',
+    )
+    .option(
+      '--data-dir <dir>',
+      'with --queue: share the recording through this folder (mounted by the workers too) instead of Redis',
+    )
+    .addOption(
+      new Option(
+        '--on-interrupt <choice>',
+        'with --queue, on Ctrl-C: ask (on a terminal; default LEAVE), leave the jobs queued, or remove them',
+      )
+        .choices(['ask', 'leave', 'remove'])
+        .default('ask'),
+    )
     .action(async (opts: BacktestOptions) => {
       try {
+        if (opts.queue !== undefined && (opts.sweep !== true || opts.workers !== undefined)) {
+          process.stderr.write(
+            '--queue needs --sweep, and takes no --workers (start workers with `tiqs-runner worker --concurrency N`)\n',
+          );
+          process.exitCode = EXIT.usage;
+          return;
+        }
         const spec = await loadBacktestSpec(opts.config);
         // A command-line path is relative to where the command runs; the spec's own
         // `backtest.out` (default `out/<name>`) is already absolute against the spec's folder.
@@ -70,6 +97,17 @@ export function backtestCommand(): Command {
           opts.out === undefined
             ? resolve(spec.projectDir, spec.backtest.out ?? `out/${spec.name}`)
             : resolve(opts.out);
+        if (opts.queue !== undefined) {
+          const { runQueueSweep } = await import('./backtest-queue.ts');
+          await runQueueSweep(spec, {
+            queue: opts.queue,
+            ...(opts.dataDir === undefined ? {} : { dataDir: resolve(opts.dataDir) }),
+            onInterrupt: opts.onInterrupt,
+            out,
+            allowMissing: opts.allowMissing === true,
+          });
+          return;
+        }
         const bar = new ProgressBar(process.stderr, opts.sweep === true ? 'sweep' : 'backtest');
         if (opts.sweep === true) {
           const workers = opts.workers ?? spec.backtest.sweep?.workers ?? availableParallelism();

@@ -1,0 +1,165 @@
+import { readFile } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { Redis } from 'ioredis';
+import type { BacktestSpec } from '../../backtest/backtest-spec.ts';
+import { ProgressBar } from '../../backtest/progress-bar.ts';
+import { BlobTooLargeError, RedisBlobStore } from '../../backtest/queue/blob-store.ts';
+import { CodeVersionError, codeVersion } from '../../backtest/queue/code-version.ts';
+import { DataDirStore } from '../../backtest/queue/data-dir-store.ts';
+import { DataFolderError } from '../../backtest/queue/data-manifest.ts';
+import { ProjectRootError, projectRoot } from '../../backtest/queue/project-root.ts';
+import { publishData } from '../../backtest/queue/publish-data.ts';
+import {
+  type QueueExecutor,
+  QueueInterruptedError,
+  type QueueProgress,
+} from '../../backtest/queue/queue-executor.ts';
+import {
+  checkQueueReachable,
+  QueueUnavailableError,
+} from '../../backtest/queue/queue-reachable.ts';
+import { parseQueueUrl, QueueUrlError, redactQueueUrl } from '../../backtest/queue/redis-url.ts';
+import { SweepMissingDataError } from '../../backtest/sweep-missing.ts';
+import { runSweep } from '../../backtest/sweep-runner.ts';
+import { EXIT } from '../exit-codes.ts';
+import { type InterruptChoice, settleInterrupt } from './queue-interrupt.ts';
+
+/** Options of a sweep on the queue. */
+export interface QueueSweepOptions {
+  /** `--queue`: `redis://HOST:PORT[/DB]`. */
+  readonly queue: string;
+  /** `--data-dir`: a folder the workers mount too, instead of the blob store in Redis. */
+  readonly dataDir?: string;
+  readonly onInterrupt: InterruptChoice;
+  readonly out: string;
+  readonly allowMissing: boolean;
+}
+
+/** Exit code of a sweep interrupted by Ctrl-C (128 + SIGINT, as a shell reports it). */
+const EXIT_INTERRUPTED = 130;
+
+/** The progress bar's note: results, failures, running jobs and the workers seen. */
+function progressNote(p: QueueProgress): string {
+  const workers =
+    p.workers.length === 0
+      ? 'no worker connected'
+      : `${p.workers.length} worker${p.workers.length === 1 ? '' : 's'}`;
+  return `${p.done}/${p.total} done · ${p.failed} failed · ${p.active} running · ${workers}`;
+}
+
+/**
+ * `tiqs-runner backtest --config SPEC --sweep --queue URL`: publishes the spec's recording
+ * (blob store in the queue's Redis, or `--data-dir`), queues one job per grid point for
+ * `tiqs-runner worker` processes, shows their progress, and writes the same `sweep.json`,
+ * `sweep.html` and ranked table as a local sweep. Sets `process.exitCode`; throws only
+ * what the local sweep's caller handles too (a bad spec, a strategy that does not load).
+ */
+export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions): Promise<void> {
+  const url = redactQueueUrl(opts.queue);
+  let connection: ReturnType<typeof parseQueueUrl>;
+  try {
+    connection = parseQueueUrl(opts.queue, '--queue');
+    await checkQueueReachable(connection, url);
+  } catch (err) {
+    if (!(err instanceof QueueUrlError || err instanceof QueueUnavailableError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exitCode = err instanceof QueueUrlError ? EXIT.usage : EXIT.unavailable;
+    return;
+  }
+  // Reconnects for ever, as BullMQ's own connections do: a Redis restart is ridden out.
+  const redis = new Redis({ ...connection, maxRetriesPerRequest: null });
+  redis.on('error', () => undefined);
+  const started = performance.now();
+  let executor: QueueExecutor | undefined;
+  const interrupt = new AbortController();
+  let signals = 0;
+  const onSigint = (): void => {
+    signals += 1;
+    // A second Ctrl-C: out at once, whatever is under way.
+    if (signals > 1) process.exit(EXIT_INTERRUPTED);
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const store =
+      opts.dataDir === undefined ? new RedisBlobStore(redis) : new DataDirStore(opts.dataDir);
+    const [published, version, specText] = await Promise.all([
+      publishData(spec.backtest.data, store),
+      codeVersion(spec),
+      readFile(spec.file, 'utf8'),
+    ]);
+    const file = resolve(spec.file);
+    const specPath = relative(projectRoot(file), file).split(sep).join('/');
+    const { QueueExecutor } = await import('../../backtest/queue/queue-executor.ts');
+    const bar = new ProgressBar(process.stderr, 'sweep');
+    executor = new QueueExecutor({
+      connection,
+      submission: {
+        spec: spec.name,
+        specText,
+        specPath,
+        data: published.files,
+        dataSource: opts.dataDir === undefined ? 'redis' : 'data-dir',
+        codeVersion: version,
+      },
+      signal: interrupt.signal,
+      onSubmitted: (s) => {
+        const where = opts.dataDir === undefined ? 'to Redis' : `to ${opts.dataDir}`;
+        const again = s.retried === 0 ? '' : `, ${s.retried} failed before: queued again`;
+        process.stdout.write(
+          `sweep ${spec.name}: ${s.jobs} jobs (${s.alreadyDone} already done, ${s.attached} queued already${again}); ` +
+            `data: ${published.uploaded} file(s) published ${where}, ${published.reused} reused; queue ${url} (code ${version})\n`,
+        );
+      },
+      onProgress: (p) => bar.show(p.total === 0 ? 1 : p.done / p.total, progressNote(p)),
+    });
+    const ranked = await runSweep(spec, {
+      executor,
+      out: opts.out,
+      allowMissing: opts.allowMissing,
+    }).finally(() => bar.done());
+    const runners = new Set(ranked.results.flatMap((r) => ('runner' in r ? [r.runner] : []))).size;
+    process.stdout.write(ranked.table);
+    process.stdout.write(
+      `\n${ranked.results.length} runs on ${runners} worker${runners === 1 ? '' : 's'} in ${((performance.now() - started) / 1_000).toFixed(1)} s\n`,
+    );
+    process.stdout.write(`wrote ${ranked.file}\nwrote ${ranked.html}\n`);
+    process.exitCode = EXIT.ok;
+  } catch (err) {
+    process.exitCode = await failed(err, executor, opts, url);
+  } finally {
+    process.off('SIGINT', onSigint);
+    await executor?.close();
+    redis.disconnect();
+  }
+}
+
+/** The exit code for what stopped a queued sweep (after Ctrl-C's choice is carried out). */
+async function failed(
+  err: unknown,
+  executor: QueueExecutor | undefined,
+  opts: QueueSweepOptions,
+  url: string,
+): Promise<number> {
+  if (err instanceof QueueInterruptedError && executor !== undefined) {
+    await settleInterrupt(executor, opts.onInterrupt, url);
+    return EXIT_INTERRUPTED;
+  }
+  if (err instanceof SweepMissingDataError) {
+    process.stderr.write(`${err.message}\n(--allow-missing runs on with a warning)\n`);
+    return EXIT.missingData;
+  }
+  if (
+    err instanceof CodeVersionError ||
+    err instanceof ProjectRootError ||
+    err instanceof BlobTooLargeError
+  ) {
+    process.stderr.write(`${err.message}\n`);
+    return EXIT.config;
+  }
+  if (err instanceof DataFolderError) {
+    process.stderr.write(`${err.message}\n`);
+    return EXIT.unavailable;
+  }
+  throw err;
+}
