@@ -290,10 +290,18 @@ export class Kernel {
       route: (intent: OrderIntent, strategyId: string) => {
         // A strategy paused by an operator opens nothing until resumed (exits still go).
         if (!this.controlState.allows(intent, strategyId)) return;
-        this.intents.next({ ...intent, strategyId, at: this.clock.now() });
+        // Copied with Object.assign and the keys set after, not `{ ...intent, strategyId }`:
+        // V8 builds a spread with added keys on a slow path (≈ 5 µs and 470 B an intent
+        // against 0.6 µs and 130 B; issue 13). Same keys, same order.
+        const recorded = Object.assign({}, intent) as RoutedIntent & { at: number };
+        recorded.strategyId = strategyId;
+        recorded.at = this.clock.now();
+        this.intents.next(recorded);
         if (intent.kind === 'place' || intent.kind === 'bracket')
           this.parts.describe(intent.instrument);
-        void this.engine.submit({ ...intent, strategyId });
+        const routed = Object.assign({}, intent) as RoutedIntent;
+        routed.strategyId = strategyId;
+        void this.engine.submit(routed);
       },
       plot: (point: PlotPoint) => this.plots.next(point),
     };
