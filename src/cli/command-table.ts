@@ -87,4 +87,10 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     description: 'Replay recorded data through strategies; print and write the report',
     load: async () => (await import('./commands/backtest.ts')).backtestCommand(),
   },
+  {
+    name: 'worker',
+    term: 'worker [options]',
+    description: 'Run queued sweep jobs on this machine’s worker threads until stopped',
+    load: async () => (await import('./commands/worker.ts')).workerCommand(),
+  },
 ];
