@@ -34,8 +34,12 @@ export async function checkQueueReachable(
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
-  // Failures come back through connect()/ping(); an unheard 'error' event would crash.
-  redis.on('error', () => undefined);
+  // The socket's own error (ECONNREFUSED, ENOTFOUND) says more than connect()'s
+  // "Connection is closed"; an unheard 'error' event would crash.
+  let socketError: Error | undefined;
+  redis.on('error', (err: Error) => {
+    socketError ??= err;
+  });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -46,7 +50,8 @@ export async function checkQueueReachable(
   try {
     await Promise.race([redis.connect().then(() => redis.ping()), timeout]);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const cause = socketError ?? err;
+    const why = cause instanceof Error ? cause.message : String(cause);
     throw new QueueUnavailableError(redactedUrl, why, { cause: err });
   } finally {
     clearTimeout(timer);

@@ -92,6 +92,7 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
     const specPath = relative(projectRoot(file), file).split(sep).join('/');
     const { QueueExecutor } = await import('../../backtest/queue/queue-executor.ts');
     const bar = new ProgressBar(process.stderr, 'sweep');
+    let warned = false;
     executor = new QueueExecutor({
       connection,
       submission: {
@@ -111,7 +112,17 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
             `data: ${published.uploaded} file(s) published ${where}, ${published.reused} reused; queue ${url} (code ${version})\n`,
         );
       },
-      onProgress: (p) => bar.show(p.total === 0 ? 1 : p.done / p.total, progressNote(p)),
+      onProgress: (p) => {
+        // Said once in words too: a log file gets no bar, and nothing moves without a worker.
+        if (p.workers.length === 0 && p.done < p.total && !warned) {
+          warned = true;
+          bar.print(
+            process.stderr,
+            `no worker is connected to ${url} yet: start one with \`tiqs-runner worker --queue ${url}\`\n`,
+          );
+        }
+        bar.show(p.total === 0 ? 1 : p.done / p.total, progressNote(p));
+      },
     });
     const ranked = await runSweep(spec, {
       executor,

@@ -4,9 +4,6 @@ import type { QueueExecutor } from '../../backtest/queue/queue-executor.ts';
 /** `--on-interrupt`: ask on a terminal (else leave), or decide beforehand. */
 export type InterruptChoice = 'ask' | 'leave' | 'remove';
 
-/** The `--on-interrupt` choices, for the option's help and check. */
-export const INTERRUPT_CHOICES: readonly InterruptChoice[] = ['ask', 'leave', 'remove'];
-
 /** How long the question waits for an answer before it takes the default (leave). */
 const ASK_MS = 30_000;
 /** How long removing the jobs may take (Redis may be what broke). */
