@@ -76,11 +76,14 @@ export class QueueWorker {
       ...(options.stalledMs === undefined ? {} : { stalledInterval: options.stalledMs }),
     });
     const reconnects = new WorkerReconnectLog(log);
-    // BullMQ reports failed commands as 'error' events (an unheard one would crash us).
-    worker.on('error', (err) => reconnects.lost(err));
+    // BullMQ reports failed commands as 'error' events (an unheard one would crash us):
+    // those of an outage go to the bounded reconnect log, others (a lost lock) are logged.
+    worker.on('error', (err) => {
+      if (reconnects.down || isConnectionError(err)) reconnects.lost(err);
+      else log.warn({ error: err.message }, 'queue error');
+    });
     options.connection.on('error', (err: Error) => reconnects.lost(err));
     options.connection.on('ready', () => reconnects.back());
-    worker.on('ready', () => reconnects.back());
     log.info({ worker: name, concurrency: options.concurrency }, 'worker waiting for jobs');
     return new QueueWorker(name, worker, pool, log);
   }
@@ -136,6 +139,24 @@ export class QueueWorker {
     this.log.info({ outcome }, 'worker stopped');
     return outcome;
   }
+}
+
+/** Network error codes of a Redis connection going away (Node's and ioredis's words). */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+]);
+
+/** Whether an error is the connection's (an outage), not a command's. */
+function isConnectionError(err: Error & { code?: unknown }): boolean {
+  return (
+    (typeof err.code === 'string' && CONNECTION_CODES.has(err.code)) ||
+    /Connection is closed|connect E|Stream isn't writeable|Socket closed/i.test(err.message)
+  );
 }
 
 /** Resolves with `value` after `ms`, without holding the process open. */
