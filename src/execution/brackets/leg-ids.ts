@@ -46,7 +46,14 @@ export const exitIntentId = (bracketId: string): string => `${bracketId}${EXIT_S
  * ```
  */
 export function ocoGroupOf(intentId: string): string | undefined {
-  return LEG_ID.exec(intentId)?.[1];
+  // Most ids are no leg's: a suffix test spares them the pattern (risk runs this for every
+  // working order of the instrument on every placement).
+  return isLegShaped(intentId) ? LEG_ID.exec(intentId)?.[1] : undefined;
+}
+
+/** Whether `id` ends as a leg's id must (the pattern's last part), before running the pattern. */
+function isLegShaped(id: string): boolean {
+  return id.endsWith('/sl') || id.endsWith('/tp');
 }
 
 /** Which part of a bracket an intent id names, if it is one of a bracket's. */
@@ -75,7 +82,7 @@ export function legOf(intentId: string): BracketPart {
   const id = modify ? intentId.slice(0, -MODIFY_SUFFIX.length) : intentId;
   if (!modify && id.endsWith(EXIT_SUFFIX))
     return { bracket: id.slice(0, -EXIT_SUFFIX.length), part: 'exit', modify: false };
-  const match = LEG_ID.exec(id);
+  const match = isLegShaped(id) ? LEG_ID.exec(id) : null;
   if (match === null) return { bracket: intentId, part: 'entry', modify: false };
   return { bracket: match[1] as string, part: match[3] as LegName, modify };
 }

@@ -93,7 +93,8 @@ export function checkPlace(intent: PlaceIntent, state: RiskState, limits: RiskLi
     };
   }
 
-  let adjusted: PlaceIntent = { ...intent };
+  // Copied on the first change only: callers copy the verdict's intent before keeping it.
+  let adjusted: PlaceIntent = intent;
   const buy = intent.side === 'B';
   const band = state.quote !== undefined && state.quote.upperLimit > 0 ? state.quote : undefined;
 
@@ -115,8 +116,10 @@ export function checkPlace(intent: PlaceIntent, state: RiskState, limits: RiskLi
     if (value === undefined) continue;
     // Round towards safety: a buy never pays more, a sell never takes less, than asked.
     const rounded = roundToTick(value, tick, field === 'price' ? (buy ? 'down' : 'up') : 'nearest');
-    if (rounded !== value) notes.push(`${field} ${value} rounded to the tick: ${rounded}`);
-    adjusted = { ...adjusted, [field]: rounded };
+    if (rounded !== value) {
+      notes.push(`${field} ${value} rounded to the tick: ${rounded}`);
+      adjusted = { ...adjusted, [field]: rounded };
+    }
     if (band !== undefined && (rounded < band.lowerLimit || rounded > band.upperLimit)) {
       return {
         ok: false,
