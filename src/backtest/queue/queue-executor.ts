@@ -1,4 +1,4 @@
-import { type ConnectionOptions, type Job, Queue, QueueEvents } from 'bullmq';
+import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { SweepExecutor, SweepJob, SweepResult } from '../sweep-protocol.ts';
 import { sweepJobId } from './job-id.ts';
 import { completedResult, failedResult, type QueuedSweepResult } from './queue-job-result.ts';
@@ -10,6 +10,7 @@ import {
   SWEEP_QUEUE_NAME,
 } from './queue-protocol.ts';
 import { QueueWatch } from './queue-watch.ts';
+import type { QueueConnection } from './redis-url.ts';
 
 /** What every job of one submission shares: the spec, its data and the code version. */
 export interface QueueSubmission {
@@ -49,8 +50,8 @@ export interface QueueProgress {
 
 /** Options of {@link QueueExecutor}. */
 export interface QueueExecutorOptions {
-  /** Redis, as ioredis options (BullMQ makes its own connections from them). */
-  readonly connection: ConnectionOptions;
+  /** The queue's Redis (`parseQueueUrl`): BullMQ makes its own connections from it. */
+  readonly connection: QueueConnection;
   readonly submission: QueueSubmission;
   /** Attempts per job when a worker crashes or stalls (default 3, exponential backoff). */
   readonly attempts?: number;
@@ -101,7 +102,9 @@ export class QueueExecutor implements SweepExecutor {
 
   constructor(options: QueueExecutorOptions) {
     this.#options = options;
-    const common = { connection: options.connection, prefix: REDIS_PREFIX };
+    // Reconnect within 2 s of Redis coming back (BullMQ's default backs off to 20 s).
+    const connection = { ...options.connection, retryStrategy: reconnectDelay };
+    const common = { connection, prefix: REDIS_PREFIX };
     this.#queue = new Queue<QueueJobData>(SWEEP_QUEUE_NAME, common);
     this.#events = new QueueEvents(SWEEP_QUEUE_NAME, common);
     this.#watch = new QueueWatch(options.pollMs ?? 1_000);
@@ -288,4 +291,9 @@ export class QueueExecutor implements SweepExecutor {
       return [];
     }
   }
+}
+
+/** ioredis reconnect delay: 250 ms more per attempt, at most 2 s, for ever. */
+function reconnectDelay(attempt: number): number {
+  return Math.min(attempt * 250, 2_000);
 }

@@ -88,7 +88,7 @@ function executor(
   } = {},
 ): QueueExecutor {
   const e = new QueueExecutor({
-    connection: { host: '127.0.0.1', port: redis.port },
+    connection: { host: '127.0.0.1', port: redis.port, db: 0 },
     submission: o.submission ?? SUBMISSION,
     pollMs: 200,
     ...o,
@@ -217,6 +217,24 @@ describeWithRedis('QueueExecutor (real redis-server)', () => {
     release();
     await until(async () => (await withQueue((q) => q.getCompletedCount())) === 2);
   });
+
+  it('queues again a job the queue lost, and rides out a Redis restart', async () => {
+    const seen: QueueProgress[] = [];
+    const e = executor({ onProgress: (p) => seen.push(p) });
+    const run = collect(e, grid([1, 100]));
+    await until(async () => (await withQueue((q) => q.getWaitingCount())) === 2);
+    // Someone removed one of the jobs (another submitter's Ctrl-C, say): it is added again.
+    // Checked it can fail: with lost jobs not added again, this waited for ever (timed out).
+    const lostId = e.jobIdOf(grid([1])[0] as SweepJob);
+    await withQueue((q) => q.remove(lostId));
+    startWorker();
+    await until(() => seen.some((p) => p.done === 1 && p.active === 1));
+    await redis.restart();
+    release();
+    const results = await run;
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    expect(ran.filter((id) => id === lostId).length).toBeGreaterThanOrEqual(1);
+  }, 40_000);
 
   it('says at once, naming the URL, when Redis cannot be reached', async () => {
     const started = Date.now();
