@@ -56,6 +56,18 @@ describe('tiqs-runner worker: usage', () => {
     expect(stderr).not.toContain('s3cret');
   });
 
+  it('refuses a --data-dir that is not a folder here', async () => {
+    const { code, stderr } = await runCli(
+      'worker',
+      '--queue',
+      'redis://127.0.0.1:1',
+      '--data-dir',
+      join(REPO, 'var', 'no-such-shared-folder'),
+    );
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--data-dir .*no-such-shared-folder: no such folder here/);
+  });
+
   it('refuses --concurrency 0', async () => {
     const { code, stderr } = await runCli(
       'worker',

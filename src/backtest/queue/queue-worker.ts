@@ -84,7 +84,7 @@ export class QueueWorker {
     });
     options.connection.on('error', (err: Error) => reconnects.lost(err));
     options.connection.on('ready', () => reconnects.back());
-    log.info({ worker: name, concurrency: options.concurrency }, 'worker waiting for jobs');
+    log.debug({ worker: name, concurrency: options.concurrency }, 'worker waiting for jobs');
     return new QueueWorker(name, worker, pool, log);
   }
 

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -96,6 +97,12 @@ export function workerCommand(): Command {
       let lockMs: number | undefined;
       let stalledMs: number | undefined;
       try {
+        // A shared folder that is not mounted here would fail every job it serves: say so now.
+        if (
+          flags.dataDir !== undefined &&
+          !statSync(flags.dataDir, { throwIfNoEntry: false })?.isDirectory()
+        )
+          throw new InvalidArgumentError(`--data-dir ${flags.dataDir}: no such folder here`);
         lockMs = stallSetting(flags.lockMs, 'TIQS_QUEUE_LOCK_MS');
         stalledMs = stallSetting(flags.stalledMs, 'TIQS_QUEUE_STALLED_MS');
         // BullMQ's workers need `maxRetriesPerRequest: null`: a command waits out an outage.
