@@ -133,6 +133,10 @@ export async function buildBundle(root) {
     chunkNames: '[name]-[hash]',
     external,
     sourcemap: 'linked',
+    // Scope hoisting renames clashing names (a package's `AbortSignal` class becomes
+    // `AbortSignal2`), and some code checks `constructor.name` (node-fetch, under grammy,
+    // refuses a signal whose class is not named AbortSignal): names are kept as written.
+    keepNames: true,
     metafile: true,
     logLevel: 'silent',
     plugins: plugins(root),
