@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { describe, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 
 /** A real `redis-server` started for a test, on a loopback port, persisting to `dir`. */
 export interface RedisServer {
@@ -61,7 +62,12 @@ const MISSING =
 export function describeWithRedis(name: string, fn: () => void): void {
   const mode = redisSuiteMode(hasRedisServer(), process.env.CI);
   if (mode === 'run') {
-    describe(name, fn);
+    describe(name, () => {
+      // Registered first: vitest runs a suite's afterAll hooks last-registered first, so
+      // this runs after the suite's own hooks have stopped its servers.
+      afterAll(removeStoppedDirs);
+      fn();
+    });
     return;
   }
   if (mode === 'fail') {
@@ -91,9 +97,27 @@ async function freePort(): Promise<number> {
 }
 
 const live = new Set<ChildProcess>();
+/** Temp folders this helper made (not the callers'), each with its server's current process. */
+const madeDirs = new Map<string, () => ChildProcess>();
 let exitHook = false;
 
-/** Never leave a server behind when the test process ends without stopping it. */
+const stopped = (child: ChildProcess): boolean =>
+  child.exitCode !== null || child.signalCode !== null;
+
+/**
+ * Removes the temp folders of servers that are stopped, after a {@link describeWithRedis}
+ * suite (vitest ends its worker processes without an `exit` event, so the hook below does
+ * not run there). A server still running may yet be restarted: its folder stays.
+ */
+function removeStoppedDirs(): void {
+  for (const [dir, current] of madeDirs)
+    if (stopped(current())) {
+      rmSync(dir, { recursive: true, force: true });
+      madeDirs.delete(dir);
+    }
+}
+
+/** Outside vitest (a bench), a process that exits leaves no server and no folder of ours. */
 function killOnExit(child: ChildProcess): void {
   live.add(child);
   child.once('exit', () => live.delete(child));
@@ -101,6 +125,7 @@ function killOnExit(child: ChildProcess): void {
   exitHook = true;
   process.once('exit', () => {
     for (const c of live) c.kill('SIGKILL');
+    for (const dir of madeDirs.keys()) rmSync(dir, { recursive: true, force: true });
   });
 }
 
@@ -158,7 +183,7 @@ async function spawnServer(port: number, dir: string): Promise<ChildProcess> {
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  if (stopped(child)) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
@@ -194,6 +219,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
     }
   }
   let current: ChildProcess = child;
+  if (options.dir === undefined) madeDirs.set(dir, () => current);
   const fixedPort = port;
   return {
     url: `redis://127.0.0.1:${fixedPort}`,

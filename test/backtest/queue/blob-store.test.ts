@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,17 @@ import { BlobTooLargeError, RedisBlobStore } from '../../../src/backtest/queue/b
 import { DataDigestError } from '../../../src/backtest/queue/fetch-data.ts';
 import type { DataFile } from '../../../src/backtest/queue/queue-protocol.ts';
 import { describeWithRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts';
+
+const made: string[] = [];
+/** A fresh temp folder, removed after the file's tests. */
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -45,7 +57,7 @@ describeWithRedis('RedisBlobStore', () => {
   });
   beforeEach(async () => {
     await redis.flushdb();
-    dir = mkdtempSync(join(tmpdir(), 'q1-blob-'));
+    dir = temp('q1-blob-');
   });
 
   it('stores a file in chunks once, and gives it back verified', async () => {

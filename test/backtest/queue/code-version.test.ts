@@ -1,9 +1,20 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseBacktestSpec } from '../../../src/backtest/backtest-spec.ts';
 import { CodeVersionError, codeVersion } from '../../../src/backtest/queue/code-version.ts';
+
+const made: string[] = [];
+/** A fresh temp folder, removed after the file's tests. */
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 const SPEC = `backtest:
   data: data/day
@@ -15,7 +26,7 @@ strategies:
 
 /** A project checkout: a strategy importing a local helper and packages, and a spec. */
 function project(): string {
-  const root = mkdtempSync(join(tmpdir(), 'q1-code-'));
+  const root = temp('q1-code-');
   mkdirSync(join(root, 'strategies', 'lib'), { recursive: true });
   mkdirSync(join(root, 'backtests'));
   writeFileSync(join(root, 'package.json'), '{"name":"my-bot"}');
@@ -42,7 +53,7 @@ describe('codeVersion', () => {
     const v = await versionOf(root);
     expect(v).toMatch(new RegExp(`^${version.replaceAll('.', '\\.')}\\+[0-9a-f]{16}$`));
     expect(await versionOf(root)).toBe(v);
-    const elsewhere = join(mkdtempSync(join(tmpdir(), 'q1-other-')), 'checkout');
+    const elsewhere = join(temp('q1-other-'), 'checkout');
     cpSync(root, elsewhere, { recursive: true });
     expect(await versionOf(elsewhere)).toBe(v);
   });

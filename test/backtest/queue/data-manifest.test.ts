@@ -1,15 +1,26 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DataFolderError, dataManifest } from '../../../src/backtest/queue/data-manifest.ts';
+
+const made: string[] = [];
+/** A fresh temp folder, removed after the file's tests. */
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 describe('dataManifest', () => {
   it('lists every file recursively, sorted, with size and sha256', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'q1-manifest-'));
+    const dir = temp('q1-manifest-');
     mkdirSync(join(dir, 'day-2'));
     mkdirSync(join(dir, 'day-1'));
     writeFileSync(join(dir, 'meta.json'), '{"a":1}');
@@ -27,7 +38,7 @@ describe('dataManifest', () => {
   });
 
   it('fails clearly for a missing folder or a file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'q1-manifest-'));
+    const dir = temp('q1-manifest-');
     await expect(dataManifest(join(dir, 'nope'))).rejects.toThrow(DataFolderError);
     await expect(dataManifest(join(dir, 'nope'))).rejects.toThrow(/nope: not found/);
     writeFileSync(join(dir, 'file'), 'x');

@@ -1,11 +1,22 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ProjectRootError, projectRoot } from '../../../src/backtest/queue/project-root.ts';
 
+const made: string[] = [];
+/** A fresh temp folder, removed after the file's tests. */
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('projectRoot', () => {
-  const top = mkdtempSync(join(tmpdir(), 'q1-root-'));
+  const top = temp('q1-root-');
   const project = join(top, 'bot');
   mkdirSync(join(project, 'backtests', 'specs'), { recursive: true });
   writeFileSync(join(project, 'package.json'), '{}');

@@ -3,6 +3,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -20,9 +21,20 @@ import {
 import { publishData } from '../../../src/backtest/queue/publish-data.ts';
 import { describeWithRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts';
 
+const made: string[] = [];
+/** A fresh temp folder, removed after the file's tests. */
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A small recording folder: a meta file and two days. */
 function recording(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'q1-rec-'));
+  const dir = temp('q1-rec-');
   mkdirSync(join(dir, 'day-1'));
   mkdirSync(join(dir, 'day-2'));
   writeFileSync(join(dir, 'meta.json'), '{"tokens":[3045]}');
@@ -65,7 +77,7 @@ describeWithRedis('publishData and fetchData over the blob store', () => {
   it('rebuilds the recording tree from the cache, fetching each file once', async () => {
     const data = recording();
     const { files } = await publishData(data, store);
-    const cache = mkdtempSync(join(tmpdir(), 'q1-cache-'));
+    const cache = temp('q1-cache-');
     const tree = await fetchData(files, store, cache);
     expect(await dataManifest(tree)).toEqual(files);
     expect(readFileSync(join(tree, 'meta.json'), 'utf8')).toBe('{"tokens":[3045]}');
@@ -85,7 +97,7 @@ describeWithRedis('publishData and fetchData over the blob store', () => {
 
   it('fetches each file once when two jobs of a worker ask at the same time', async () => {
     const { files } = await publishData(recording(), store);
-    const cache = mkdtempSync(join(tmpdir(), 'q1-cache-'));
+    const cache = temp('q1-cache-');
     const trees = await Promise.all([1, 2, 3].map(() => fetchData(files, store, cache)));
     expect(new Set(trees).size).toBe(1);
     expect(await dataManifest(trees[0] as string)).toEqual(files);
@@ -94,7 +106,7 @@ describeWithRedis('publishData and fetchData over the blob store', () => {
 
   it('is safe with two worker processes sharing one cache folder', async () => {
     const { files } = await publishData(recording(), store);
-    const cache = mkdtempSync(join(tmpdir(), 'q1-cache-'));
+    const cache = temp('q1-cache-');
     // Two module instances: two processes' worth of in-flight bookkeeping, one folder.
     vi.resetModules();
     const a = await import('../../../src/backtest/queue/fetch-data.ts');
@@ -121,7 +133,7 @@ describeWithRedis('publishData and fetchData over the blob store', () => {
     const { files } = await publishData(recording(), store);
     const meta = files.find((f) => f.path === 'meta.json');
     await redis.setrange(`tiqs:blob:${meta?.sha256}:0`, 0, 'X');
-    const cache = mkdtempSync(join(tmpdir(), 'q1-cache-'));
+    const cache = temp('q1-cache-');
     await expect(fetchData(files, store, cache)).rejects.toThrow(DataDigestError);
     // Nothing of the bad file is cached, and no tree is built.
     const blobs = readdirSync(join(cache, 'blobs'));
@@ -131,7 +143,7 @@ describeWithRedis('publishData and fetchData over the blob store', () => {
   });
 
   it('refuses paths that leave the recording folder', async () => {
-    const cache = mkdtempSync(join(tmpdir(), 'q1-cache-'));
+    const cache = temp('q1-cache-');
     for (const path of ['../escape', '/etc/passwd', 'a//b', 'a/./b'])
       await expect(
         fetchData([{ path, size: 1, sha256: 'a'.repeat(64) }], store, cache),
