@@ -24,6 +24,8 @@ export interface QueueWorkerJobDeps {
   readonly log: Logger;
   /** Where the runs' own log lines go (labelled with their run), default stdout. */
   readonly onRunLog?: (text: string) => void;
+  /** The worker logs for people: the runs' `logging.format: auto` is pretty too. */
+  readonly runLogTTY?: boolean;
   /**
    * This checkout's code version for a job's spec (the CLI passes `codeVersion` of
    * code-version.ts): a job submitted from another version is refused.
@@ -72,6 +74,7 @@ export function queueWorkerJob(deps: QueueWorkerJobDeps) {
           dataDir,
           params: data.params,
           ...(data.allowMissing ? { allowMissing: true } : {}),
+          ...(deps.runLogTTY === true ? { logTTY: true } : {}),
         },
         (text, id) => onRunLog(labelSweepLog(text, id, data.params)),
       );

@@ -129,6 +129,10 @@ export function workerCommand(): Command {
         cacheDir: resolve(flags.cacheDir ?? join(projectDir, 'var', 'sweep-cache')),
         blobs: new RedisBlobStore(connection),
         codeVersionOf: codeVersion,
+        // The runs' lines read like the worker's own: pretty when the worker's are.
+        runLogTTY:
+          flags.logFormat === 'pretty' ||
+          (flags.logFormat === 'auto' && process.stdout.isTTY === true),
         ...(flags.dataDir === undefined
           ? {}
           : { dataDir: new DataDirStore(resolve(flags.dataDir)) }),

@@ -83,6 +83,7 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
   /** A worker on the queue with its own cache, logging to a recorder. */
   function startWorker(name: string) {
     const { lines, log } = recorder();
+    const runLines: string[] = [];
     const worker = QueueWorker.start({
       connection,
       concurrency: 1,
@@ -91,11 +92,12 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
       projectDir: REPO,
       cacheDir: mkdtempSync(join(tmpdir(), 'tr-qw-cache-')),
       blobs: new RedisBlobStore(connection),
-      onRunLog: () => {},
+      onRunLog: (text) => void runLines.push(text),
+      runLogTTY: true,
       codeVersionOf: () => version,
     });
     workers.push(worker);
-    return { worker, lines };
+    return { worker, lines, runLines };
   }
 
   /** Adds a job built like the submitter's; resolves to it once it finished. */
@@ -126,7 +128,7 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
   }
 
   it('runs a job on its thread pool: the local run’s summary, who ran it, one line each at start and end', async () => {
-    const { worker, lines } = startWorker('test-host:1');
+    const { worker, lines, runLines } = startWorker('test-host:1');
     const params = { 'orb.rangeMinutes': 15, 'probe.holdMs': 0 };
     const done = await finished(await submit(params));
     expect(await done.getState()).toBe('completed');
@@ -151,6 +153,9 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
     expect((await queue.getWorkers()).map((w) => w.rawname)).toContainEqual(
       expect.stringMatching(new RegExp(`:w:${worker.name}$`)),
     );
+    // The run's own lines (the sample day has no instruments.csv: a warning), labelled
+    // with its run and pretty, as the worker's are.
+    expect(runLines.join('')).toMatch(/^#0 orb\.rangeMinutes=15 probe\.holdMs=0 │ .*WARN/m);
     const started = lines.filter((l) => l.msg === 'job started');
     const ended = lines.filter((l) => l.msg === 'job finished');
     expect(started).toEqual([expect.objectContaining({ jobId: done.id, params, run: 0 })]);
