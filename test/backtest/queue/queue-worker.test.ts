@@ -179,6 +179,23 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
     });
   });
 
+  it('a thread that dies under a job throws: BullMQ retries it, the pool starts a new thread', async () => {
+    const { lines } = startWorker('test-host:7');
+    const specText = SPEC_TEXT.replace(
+      'strategies:\n',
+      'strategies:\n  - id: ex\n    module: ../test/fixtures/strategies/exits-thread.ts\n',
+    );
+    const crash = await submit({ 'ex.exit': true }, { specText });
+    const done = await finished(crash);
+    expect(await done.getState()).toBe('failed');
+    expect(done.attemptsMade).toBe(3);
+    expect(done.failedReason).toMatch(/sweep worker crashed: thread exited with code 7/);
+    expect(lines.filter((l) => l.outcome === 'crashed (will retry)')).toHaveLength(3);
+    // The worker goes on with the next job on a fresh thread.
+    const next = await finished(await submit({ 'ex.exit': false }, { specText }));
+    expect(next.returnvalue).toMatchObject({ ok: true });
+  }, 60_000);
+
   it('refuses a job from other code: failed at once, no retry, the reason naming both versions', async () => {
     const { lines } = startWorker('test-host:3');
     const other = '0.1.0+fedcba9876543210';
