@@ -175,7 +175,16 @@ export class QueueSweepWorld {
 
   /** Waits (bounded) for a submitter to exit and reads what it wrote. */
   async finish(s: { child: Child; out: string }, timeoutMs = 60_000): Promise<SweepOutcome> {
-    const { code, signal } = await waitForExit(s.child, timeoutMs);
+    const { code, signal } = await waitForExit(s.child, timeoutMs).catch(async (err: Error) => {
+      // Say what Redis holds: a job lost or stuck shows here, not as a bare timeout.
+      const c = await this.census();
+      const left = [...c.byId.values()].filter((j) => j.state !== 'completed');
+      const states = left.map((j) => `#${j.index} ${j.state}`).join(', ');
+      throw new Error(
+        `the submitter did not finish: ${err.message}; Redis holds ${c.jobs} jobs, ${c.completed} completed, not completed: ${states || 'none'}`,
+        { cause: err },
+      );
+    });
     let results: SweepRow[] = [];
     try {
       const file = JSON.parse(readFileSync(join(s.out, 'sweep.json'), 'utf8'));
