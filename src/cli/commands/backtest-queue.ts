@@ -55,6 +55,8 @@ function progressNote(p: QueueProgress): string {
  * what the local sweep's caller handles too (a bad spec, a strategy that does not load).
  */
 export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions): Promise<void> {
+  // As runSweep says it, before anything is published or queued.
+  if (spec.backtest.sweep === undefined) throw new Error(`${spec.file}: no backtest.sweep section`);
   const url = redactQueueUrl(opts.queue);
   let connection: ReturnType<typeof parseQueueUrl>;
   try {

@@ -46,7 +46,8 @@ const executors: QueueExecutor[] = [];
 /** Job ids the processor ran (a job run twice shows twice). */
 const ran: string[] = [];
 
-/** Processor: x = 13 refuses for good; x ≥ 100 holds until released. */
+/** Processor: x = 13 refuses for good (while `unlucky`); x ≥ 100 holds until released. */
+let unlucky = true;
 let release: () => void = () => undefined;
 let held = new Promise<void>((resolve) => {
   release = resolve;
@@ -54,7 +55,7 @@ let held = new Promise<void>((resolve) => {
 async function processor(job: Job<QueueJobData, QueueJobResult>): Promise<QueueJobResult> {
   ran.push(job.id ?? '?');
   const x = Number(job.data.params['s.x']);
-  if (x === 13) throw new UnrecoverableError(`unlucky ${x}`);
+  if (x === 13 && unlucky) throw new UnrecoverableError(`unlucky ${x}`);
   if (x >= 100) await held;
   return {
     type: 'result',
@@ -125,6 +126,7 @@ describeWithRedis('QueueExecutor (real redis-server)', () => {
     await Promise.all(executors.splice(0).map((e) => e.close()));
     await withQueue((q) => q.obliterate({ force: true }));
     ran.length = 0;
+    unlucky = true;
     held = new Promise<void>((resolve) => {
       release = resolve;
     });
@@ -163,6 +165,19 @@ describeWithRedis('QueueExecutor (real redis-server)', () => {
     // Checked it can fail: with failed jobs mapped through completedResult, the error read
     // "completed without a sweep result".
     expect(failed?.ok === false && failed.error).toMatch(/failed after 1 attempt: unlucky 13/);
+  });
+
+  it('queues a failed job again when the submission is run again', async () => {
+    startWorker();
+    const first = await collect(executor(), grid([13]));
+    expect(first[0]?.ok).toBe(false);
+    unlucky = false; // what failed it is mended (say, the workers updated)
+    let submitted: QueueSubmitted | undefined;
+    const again = await collect(executor({ onSubmitted: (s) => (submitted = s) }), grid([13]));
+    // Checked it can fail: with failed jobs counted as done (no retry), the rerun read the
+    // old failure and `retried` was 0.
+    expect(submitted).toEqual({ jobs: 1, alreadyDone: 0, retried: 1, attached: 0 });
+    expect(again[0]?.ok).toBe(true);
   });
 
   it('counts done, failed, running and the workers seen', async () => {
