@@ -249,11 +249,23 @@ export class ReplayMarket implements MarketFeed {
    */
   private async catchUp(now: number): Promise<void> {
     const c = this.cursor;
-    // The block and offset of the newest record of each kind and token, and its place in
-    // the file: only the blocks holding one of these stay in memory.
+    // The block and offset of the newest record of each kind and token (a copy once its
+    // block is left behind), and its place in the file.
     const newest = new Map<string, { block: RecordReader; offset: number; seq: number }>();
     let seq = 0;
-    while ((c.pending || (await c.ready())) && c.reader.time < now) {
+    for (;;) {
+      if (!c.pending) {
+        // The next blocks reuse this one's memory (record-blocks.ts): what is kept from it
+        // is copied first, a record a kind and token at most.
+        for (const kept of newest.values()) {
+          if (kept.block !== c.reader) continue;
+          kept.block.seek(kept.offset);
+          kept.block = kept.block.copyCurrent();
+          kept.offset = 0;
+        }
+        if (!(await c.ready())) break;
+      }
+      if (c.reader.time >= now) break;
       const r = c.reader;
       newest.set(`${r.kind}:${r.token}`, { block: r, offset: r.offset, seq: seq++ });
       c.step();

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RecordingError } from './recording-error.ts';
@@ -11,6 +11,10 @@ const CHUNK_BYTES = 1 << 16;
  * of about 64 KiB read on demand: a slow consumer holds the file back rather than the
  * file filling memory. Stopping early closes the file. Failures are `RecordingError`s
  * (`io`) naming the file.
+ *
+ * An uncompressed file is read into two buffers in turn, the next chunk while the
+ * consumer takes this one: a chunk is valid until the next one is asked for (copy it to
+ * keep it; `recordBlocks` does), and a long file costs no allocation a chunk.
  *
  * @example
  * ```ts
@@ -29,15 +33,42 @@ export async function* quoteFileChunks(file: string): AsyncGenerator<Uint8Array,
       await handle.close();
       throw err;
     }
+    if (!gzip) {
+      yield* rawChunks(handle);
+      return;
+    }
     const raw = handle.createReadStream({ start: 0, highWaterMark: CHUNK_BYTES });
-    const bytes = gzip
-      ? pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {
-          // Errors reach the consumer through the iteration below.
-        })
-      : raw;
+    const bytes = pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {
+      // Errors reach the consumer through the iteration below.
+    });
     for await (const chunk of bytes) yield chunk as Buffer;
   } catch (err) {
     if (err instanceof RecordingError) throw err;
     throw new RecordingError('io', `${file}: cannot read the quote file`, { cause: err });
+  }
+}
+
+/**
+ * The file's bytes in chunks of {@link CHUNK_BYTES}, read into two buffers in turn: the
+ * next read is under way while the consumer has the chunk before it. Closes the file.
+ */
+async function* rawChunks(handle: FileHandle): AsyncGenerator<Uint8Array, void, undefined> {
+  const buffers = [Buffer.allocUnsafeSlow(CHUNK_BYTES), Buffer.allocUnsafeSlow(CHUNK_BYTES)];
+  let position = 0;
+  let turn = 0;
+  let reading = handle.read(buffers[0] as Buffer, 0, CHUNK_BYTES, 0);
+  try {
+    for (;;) {
+      const { bytesRead, buffer } = await reading;
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      turn ^= 1;
+      reading = handle.read(buffers[turn] as Buffer, 0, CHUNK_BYTES, position);
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    // A read still under way (the consumer stopped early) settles before the file closes.
+    await reading.catch(() => undefined);
+    await handle.close();
   }
 }

@@ -109,6 +109,21 @@ export class RecordReader {
     return true;
   }
 
+  /**
+   * A reader over a copy of the current record alone, standing on it: for keeping a
+   * record past its block, whose memory the next blocks reuse (`recordBlocks`).
+   */
+  copyCurrent(): RecordReader {
+    const copy = RecordReader.block(
+      this.bytes.slice(this.offset, this.pos),
+      this.baseTime,
+      this.source,
+      this.fileOffset + this.offset,
+    );
+    copy.next();
+    return copy;
+  }
+
   /** Moves to the record at `offset` (one {@link next} returned earlier). */
   seek(offset: number): void {
     this.pos = offset;
