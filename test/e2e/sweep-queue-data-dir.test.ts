@@ -15,14 +15,15 @@ const sha = (f: string) =>
 
 let world: QueueSweepWorld;
 let shared: string;
-beforeAll(async () => {
-  world = await QueueSweepWorld.start();
-  shared = world.folder('shared-data');
-  await world.startWorkers(2, { dataDir: shared });
-});
-afterAll(() => world?.dispose());
 
 describeWithRedis('e2e: sweep on the queue with --data-dir', () => {
+  beforeAll(async () => {
+    world = await QueueSweepWorld.start();
+    shared = world.folder('shared-data');
+    await world.startWorkers(2, { dataDir: shared });
+  }, 60_000);
+  afterAll(() => world?.dispose(), 30_000);
+
   it('passes the files through the shared folder by digest; the blob store stays unused', {
     timeout: 120_000,
   }, async () => {

@@ -20,13 +20,14 @@ const FILES = ['meta.json', 'quotes.bin.gz'];
 const BYTES = FILES.reduce((n, f) => n + statSync(join(SAMPLE_DAY, f)).size, 0);
 
 let world: QueueSweepWorld;
-beforeAll(async () => {
-  world = await QueueSweepWorld.start();
-  await world.startWorkers(2);
-});
-afterAll(() => world?.dispose());
 
 describeWithRedis('e2e: sweep on the queue == local sweep', () => {
+  beforeAll(async () => {
+    world = await QueueSweepWorld.start();
+    await world.startWorkers(2);
+  }, 60_000);
+  afterAll(() => world?.dispose(), 30_000);
+
   it('gives the local sweep results run for run, then reattaches without rerunning', {
     timeout: 120_000,
   }, async () => {

@@ -9,13 +9,14 @@ import { describeWithRedis } from '../helpers/redis-server.ts';
 // its result is recorded once.
 
 let world: QueueSweepWorld;
-beforeAll(async () => {
-  world = await QueueSweepWorld.start();
-  await world.startWorkers(2);
-});
-afterAll(() => world?.dispose());
 
 describeWithRedis('e2e: sweep on the queue, Redis restarted mid-sweep', () => {
+  beforeAll(async () => {
+    world = await QueueSweepWorld.start();
+    await world.startWorkers(2);
+  }, 60_000);
+  afterAll(() => world?.dispose(), 30_000);
+
   it('completes after the restart with every result once', { timeout: 120_000 }, async () => {
     const spec = world.writeSpec('restart', {
       grid: { 'sma.fast': [3, 5], 'sma.slow': [8, 13, 21] },

@@ -9,11 +9,6 @@ import { waitForExit } from './helpers/child-process.ts';
 // rerun only reads their results.
 
 let world: QueueSweepWorld;
-beforeAll(async () => {
-  world = await QueueSweepWorld.start();
-  await world.startWorkers(2);
-});
-afterAll(() => world?.dispose());
 
 /** Waits until `n` jobs completed and at least one did not yet. */
 async function partway(n: number): Promise<void> {
@@ -28,6 +23,12 @@ async function partway(n: number): Promise<void> {
 }
 
 describeWithRedis('e2e: sweep on the queue, the submitter killed or interrupted', () => {
+  beforeAll(async () => {
+    world = await QueueSweepWorld.start();
+    await world.startWorkers(2);
+  }, 60_000);
+  afterAll(() => world?.dispose(), 30_000);
+
   it('reattaches after kill -9: no job queued or run twice, none lost', {
     timeout: 120_000,
   }, async () => {
@@ -77,7 +78,8 @@ describeWithRedis('e2e: sweep on the queue, the submitter killed or interrupted'
     );
     s.child.signal('SIGINT');
     const exit = await waitForExit(s.child, 15_000);
-    expect(exit.code).not.toBe(0);
+    expect(exit.code).toBe(130);
+    expect(s.child.stderr()).toMatch(/interrupted: left \d unfinished job\(s\) queued/);
     // Left queued: the workers complete all 4 without a submitter.
     // Checked it can fail: with interruptDecision's no-terminal default set to remove,
     // the waiting jobs were removed and this wait timed out.

@@ -7,13 +7,14 @@ import { describeWithRedis } from '../helpers/redis-server.ts';
 // failure is its result, as in a local sweep, not a queue failure to retry.
 
 let world: QueueSweepWorld;
-beforeAll(async () => {
-  world = await QueueSweepWorld.start();
-  await world.startWorkers(2);
-});
-afterAll(() => world?.dispose());
 
 describeWithRedis('e2e: sweep on the queue, a job that throws', () => {
+  beforeAll(async () => {
+    world = await QueueSweepWorld.start();
+    await world.startWorkers(2);
+  }, 60_000);
+  afterAll(() => world?.dispose(), 30_000);
+
   it('reports the failed runs with params and error; the others complete', {
     timeout: 120_000,
   }, async () => {

@@ -8,13 +8,14 @@ import { waitForExit } from './helpers/child-process.ts';
 // back to wait, another worker completes it, and its result is recorded once.
 
 let world: QueueSweepWorld;
-beforeAll(async () => {
-  world = await QueueSweepWorld.start();
-  await world.startWorkers(3);
-});
-afterAll(() => world?.dispose());
 
 describeWithRedis('e2e: sweep on the queue, a worker killed with -9 mid-job', () => {
+  beforeAll(async () => {
+    world = await QueueSweepWorld.start();
+    await world.startWorkers(3);
+  }, 60_000);
+  afterAll(() => world?.dispose(), 30_000);
+
   it('completes the killed job on another worker, once: nothing lost, nothing doubled', {
     timeout: 120_000,
   }, async () => {

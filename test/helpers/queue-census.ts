@@ -7,7 +7,7 @@ import {
 } from '../../src/backtest/queue/queue-protocol.ts';
 
 /** What Redis holds about one sweep job. */
-export interface JobCensus {
+interface JobCensus {
   readonly id: string;
   /** BullMQ's state of the job now (`completed`, `failed`, `active`, `wait`…). */
   readonly state: string;

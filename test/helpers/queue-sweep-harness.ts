@@ -22,7 +22,7 @@ export const SAMPLE_DAY = resolve(REPO, 'backtests/data/sample-day');
  * `TIQS_QUEUE_LOCK_MS` and another worker's check every `TIQS_QUEUE_STALLED_MS` moves its
  * job back to wait, so recovery takes seconds instead of BullMQ's default 30 s.
  */
-export const STALL_ENV = { TIQS_QUEUE_LOCK_MS: '2000', TIQS_QUEUE_STALLED_MS: '1000' };
+const STALL_ENV = { TIQS_QUEUE_LOCK_MS: '2000', TIQS_QUEUE_STALLED_MS: '1000' };
 
 /** A sweep spec's grid and the probe strategy's fixed params. */
 export interface SpecOptions {
