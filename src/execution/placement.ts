@@ -130,7 +130,10 @@ export class Placements {
         'intent adjusted by risk',
       );
     const checkedAt = observer === undefined ? 0 : performance.now();
-    const checked = { ...verdict.intent, strategyId: intent.strategyId };
+    // Copied, then the key set: a spread with a key added after it is built on V8's slow
+    // path (µs and hundreds of bytes an object); same keys in the same order.
+    const checked = Object.assign({}, verdict.intent) as PlaceIntent & { strategyId: string };
+    checked.strategyId = intent.strategyId;
     const tag = this.newTag(intent.strategyId);
     const request = toPlaceRequest(checked, tag, amo);
     const submitted = {
