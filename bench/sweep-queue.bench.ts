@@ -117,8 +117,17 @@ try {
       [...r.rows].sort((a, b) => a.id - b.id).map(({ id, ok, summary }) => ({ id, ok, summary })),
     );
   const first = all[0] as Timed;
-  if (!all.every((r) => answers(r) === answers(first))) {
-    throw new Error('the local sweep and the queue gave different results');
+  const odd = [...runs].flatMap(([mode, rs]) =>
+    rs.filter((r) => answers(r) !== answers(first)).map((r) => ({ mode, r })),
+  );
+  if (odd.length > 0) {
+    // Say which sweep differed and how: a failed run names its error (a worker whose
+    // code version no longer matches the tree's, when sources change during the bench).
+    const why = odd.map(({ mode, r }) => {
+      const bad = r.rows.find((x) => !x.ok) as (Row & { error?: string }) | undefined;
+      return `${mode}: ${bad === undefined ? 'other summaries' : `run ${bad.id} failed: ${bad.error}`}`;
+    });
+    throw new Error(`the local sweep and the queue gave different results:\n${why.join('\n')}`);
   }
   if (first.rows.length !== RUNS || !first.rows.every((r) => r.ok)) {
     throw new Error(`the sweep did not run ${RUNS} backtests: ${answers(first)}`);
