@@ -102,9 +102,14 @@ export function nearestTsconfig(dir: string): string | undefined {
   }
 }
 
-/** The manifest's file for a strategy entry. */
+/**
+ * The manifest's file for a strategy entry. The bundle's manifests are named apart from
+ * `dist/`'s: their compiled files import other modules, and a CLI run from each in turn
+ * (`TIQS_RUNNER_BUNDLE=off`, a test loading through `dist/`) should not recompile every time.
+ */
 export function manifestFile(cacheDir: string, entry: string): string {
-  return join(cacheDir, `${digestOf(entry)}.json`);
+  const key = FRAMEWORK_FORM === 'bundle' ? `bundle\0${entry}` : entry;
+  return join(cacheDir, `${digestOf(key)}.json`);
 }
 
 /** The package.json a file in `from` gets `name` from: its nearest copy, else the runner's. */

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -135,5 +135,13 @@ describe('the bundled CLI loading strategies', () => {
       operators: false,
       zod: false,
     });
+    // The same cache folder serves both forms, each its own manifest (no recompiling when
+    // they alternate).
+    const on = validate(dir, 'probe.ts', {
+      ...process.env,
+      TIQS_RUNNER_CACHE_DIR: join(dir, 'cache'),
+    });
+    expect(on.seen).toEqual(ALL_SHARED);
+    expect(readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
   });
 });
