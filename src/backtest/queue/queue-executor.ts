@@ -135,21 +135,24 @@ export class QueueExecutor implements SweepExecutor {
     // Interrupted while the data was published: nothing is queued.
     if (this.#options.signal?.aborted === true)
       throw new QueueInterruptedError('the sweep was interrupted before its jobs were queued');
-    const submitted = await this.#submit([...this.#pending]);
+    // From here on some jobs may be queued: a Ctrl-C has something to leave or remove.
     this.#submitted = true;
+    const submitted = await this.#unlessAborted(this.#submit([...this.#pending]));
     this.#options.onSubmitted?.(submitted);
     let done = 0;
     let failed = 0;
     let woke: readonly string[] | 'poll' = 'poll';
     while (this.#pending.size > 0) {
-      const results = await this.#check(woke === 'poll' ? [...this.#pending.keys()] : woke);
+      // Redis down: a read waits for the reconnect (tens of seconds); Ctrl-C must not.
+      const ids = woke === 'poll' ? [...this.#pending.keys()] : woke;
+      const results = await this.#unlessAborted(this.#check(ids));
       for (const result of results) {
         done += 1;
         if (!result.ok) failed += 1;
         yield result;
       }
       // The worker list (CLIENT LIST) on the poll's beat only, not on every event.
-      if (woke === 'poll') this.#workerNames = await this.#workers();
+      if (woke === 'poll') this.#workerNames = await this.#unlessAborted(this.#workers());
       const active = [...this.#states.values()].filter((s) => s === 'active').length;
       this.#options.onProgress?.({ total, done, failed, active, workers: this.#workerNames });
       if (this.#pending.size === 0) break;
@@ -186,12 +189,31 @@ export class QueueExecutor implements SweepExecutor {
     return { removed, running };
   }
 
-  /** Closes the queue's connections; bounded, as Redis may be unreachable. */
-  async close(): Promise<void> {
-    const closing = Promise.allSettled([this.#queue.close(), this.#events.close()]);
-    const timer = new Promise((resolve) => setTimeout(resolve, CLOSE_MS).unref());
-    await Promise.race([closing, timer]);
+  /**
+   * Closes the queue's connections, bounded: with Redis unreachable BullMQ's close waits
+   * for a connection that never comes, so past {@link CLOSE_MS} this resolves `'stuck'`
+   * and the caller, whose process those clients keep alive, exits on its own.
+   */
+  async close(): Promise<'closed' | 'stuck'> {
     this.#watch.close();
+    const closing = Promise.allSettled([this.#queue.close(), this.#events.close()]);
+    const timer = new Promise<'stuck'>((resolve) => setTimeout(resolve, CLOSE_MS, 'stuck').unref());
+    return (await Promise.race([closing, timer])) === 'stuck' ? 'stuck' : 'closed';
+  }
+
+  /** `work`, or {@link QueueInterruptedError} as soon as the signal aborts (work left behind). */
+  #unlessAborted<T>(work: Promise<T>): Promise<T> {
+    const signal = this.#options.signal;
+    if (signal === undefined) return work;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => {
+        work.catch(() => undefined);
+        reject(new QueueInterruptedError('the sweep was interrupted'));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   /** Adds the jobs the queue lacks; counts those completed, failed or queued already. */

@@ -142,8 +142,9 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
     process.exitCode = await failed(err, executor, opts, url);
   } finally {
     process.off('SIGINT', onSigint);
-    await executor?.close();
     redis.disconnect();
+    // Redis gone: BullMQ's clients reconnect for ever and would hold the process open.
+    if ((await executor?.close()) === 'stuck') process.exit(process.exitCode ?? EXIT.failure);
   }
 }
 
