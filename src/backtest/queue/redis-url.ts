@@ -29,11 +29,38 @@ export class QueueUrlError extends Error {
 
 const DEFAULT_PORT = 6379;
 
-/** Masks the password of `scheme://user:password@host…`, parseable or not. */
+/**
+ * The queue's URL for a log line or an error, with no secret in it. Built from the parsed
+ * parts (scheme, user, host, port, db) rather than by editing the text, so no spelling of
+ * a password (a raw `@` in the user, a `/` in the password) slips through: a password is
+ * `***`, a query (which may carry one) is dropped. A text that does not parse shows its
+ * scheme and a guess at its host (after the last `@`) and nothing else of what follows `//`.
+ */
 export function redactQueueUrl(url: string): string {
-  // A regex rather than URL parsing: a URL too broken to parse may still hold a password,
-  // even one with a raw `@` in it (up to the last `@` before the path).
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)[^/]*@/i, '$1***@');
+  const text = url.trim();
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== undefined && parsed.host !== '') {
+    const user = parsed.username;
+    const credentials = parsed.password !== '' ? `${user}:***@` : user !== '' ? `${user}@` : '';
+    return `${parsed.protocol}//${credentials}${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  }
+  const slashes = text.indexOf('//');
+  const at = text.lastIndexOf('@');
+  if (slashes < 0) return at < 0 ? text : `***@${hostGuess(text.slice(at + 1))}`;
+  const rest = text.slice(slashes + 2);
+  const afterAt = rest.lastIndexOf('@');
+  const host = hostGuess(afterAt < 0 ? rest : rest.slice(afterAt + 1));
+  return `${text.slice(0, slashes + 2)}${afterAt < 0 ? '' : '***@'}${host}`;
+}
+
+/** The host[:port] at the start of what follows the credentials: up to a `/`, `?` or `#`. */
+function hostGuess(text: string): string {
+  return text.split(/[/?#]/, 1)[0] ?? '';
 }
 
 /**

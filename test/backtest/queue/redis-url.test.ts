@@ -94,4 +94,30 @@ describe('redactQueueUrl', () => {
     expect(redactQueueUrl('redis://bot:p@ss@host:6379/1')).toBe('redis://bot:***@host:6379/1');
     expect(redactQueueUrl('redis://host:6379/0@x')).toBe('redis://host:6379/0@x');
   });
+
+  it('masks a password after a raw @ in the user name, and one holding a raw /', () => {
+    // Node's URL (and ioredis) take the first; the second does not parse.
+    expect(redactQueueUrl('redis://us@er:secretPW@127.0.0.1:1')).toBe(
+      'redis://us%40er:***@127.0.0.1:1',
+    );
+    expect(redactQueueUrl('redis://:se/cretPW@127.0.0.1:1')).toBe('redis://***@127.0.0.1:1');
+    expect(redactQueueUrl('redis://u:a/b@c/d@h:1/2')).toBe('redis://***@h:1');
+    expect(redactQueueUrl('redis://h:6379/0?password=secretPW')).toBe('redis://h:6379/0');
+    expect(redactQueueUrl('nonsense:secretPW@h')).toBe('***@h');
+  });
+
+  it('never shows what follows // beyond a host guess when the text does not parse', () => {
+    for (const bad of [
+      'redis://:se/cretPW@127.0.0.1:1',
+      'redis://a b:secretPW@host:1',
+      'redis://user:secretPW@ho st:1/0',
+      'redis://:secretPW@:notaport',
+    ]) {
+      expect(redactQueueUrl(bad)).not.toContain('secretPW');
+      expect(redactQueueUrl(bad)).not.toContain('cretPW');
+    }
+    for (const bad of ['redis://us@er:secretPW@127.0.0.1:1', 'redis://:se/cretPW@127.0.0.1:1']) {
+      expect(() => parseQueueUrl(bad, '--queue')).not.toThrow(/secretPW|cretPW/);
+    }
+  });
 });
