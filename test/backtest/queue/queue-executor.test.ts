@@ -251,6 +251,24 @@ describeWithRedis('QueueExecutor (real redis-server)', () => {
     expect(ran.filter((id) => id === lostId).length).toBeGreaterThanOrEqual(1);
   }, 40_000);
 
+  it('takes an interrupt at once while Redis is down, and closes within its bound', async () => {
+    const stop = new AbortController();
+    const e = executor({ signal: stop.signal });
+    const run = collect(e, grid([1, 2]));
+    await until(async () => (await withQueue((q) => q.getWaitingCount())) === 2);
+    await redis.stop();
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // a poll now waits on Redis
+    const started = Date.now();
+    stop.abort();
+    // Checked it can fail: with the reads not raced against the interrupt, this took as
+    // long as ioredis's retries (the test timed out).
+    await expect(run).rejects.toThrow(QueueInterruptedError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await e.close()).toMatch(/^(closed|stuck)$/);
+    expect(Date.now() - started).toBeLessThan(7_000);
+    await redis.restart();
+  }, 30_000);
+
   it('says at once, naming the URL, when Redis cannot be reached', async () => {
     const started = Date.now();
     const closed = redis.port === 1 ? 2 : 1;
