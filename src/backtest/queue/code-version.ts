@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,47 @@ function runnerRoot(): string {
 
 const RUNNER_ROOT = runnerRoot();
 
+/**
+ * The compiled framework that runs (dist/) is older than the sources on disk (src/): the
+ * code version, a digest of src/, would name code that is not what runs.
+ */
+export class StaleBuildError extends CodeVersionError {
+  override name = 'StaleBuildError';
+}
+
+/** Newest modification time of the framework's sources (`*.ts` but tests) under `dir`. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Refuses a compiled framework built before the last edit of its sources. The code version
+ * hashes `src/`, but the CLI runs `dist/` (or `dist/bundle/`, built from it): only when
+ * `dist/.build-stamp` (written by scripts/ensure-build.mjs with the build's START time, so
+ * a source saved during a build counts as newer) is not older than every `src/` file is the
+ * digest the code that runs. The same mtime test the build script uses to decide to
+ * rebuild. Code running from `src/` (tests, through vitest) or an install without `src/`
+ * (the digest then hashes dist/ itself) passes. `root`/`running` are injected in tests.
+ */
+export function checkBuildFresh(
+  root: string = RUNNER_ROOT,
+  running: string = fileURLToPath(import.meta.url),
+): void {
+  const dist = join(root, 'dist');
+  const src = join(root, 'src');
+  if (!running.startsWith(dist + sep) || !existsSync(src)) return;
+  const stamp = statSync(join(dist, '.build-stamp'), { throwIfNoEntry: false });
+  if (stamp !== undefined && stamp.mtimeMs >= newestSource(src)) return;
+  throw new StaleBuildError(
+    `the compiled framework in ${dist} is older than its sources in ${src}: run \`npm run build\` (the code version names src/, so a stale build would run other code under its name)`,
+  );
+}
+
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const slashed = (path: string): string => path.split(sep).join('/');
 
@@ -55,6 +96,7 @@ async function digestFiles(root: string, files: readonly string[]): Promise<stri
  * installation shipped without its sources.
  */
 async function frameworkDigest(): Promise<string> {
+  checkBuildFresh();
   const src = join(RUNNER_ROOT, 'src');
   const [folder, wanted] = existsSync(src)
     ? [src, (n: string) => n.endsWith('.ts') && !n.endsWith('.test.ts')]
@@ -68,6 +110,16 @@ async function frameworkDigest(): Promise<string> {
 }
 
 let framework: Promise<string> | undefined;
+
+/**
+ * Takes (once per process) the framework part of the code version, checking first that
+ * the build is fresh ({@link StaleBuildError} if not). A worker calls it at START: the
+ * code it loaded then is what runs all its jobs, whatever is saved or rebuilt later.
+ */
+export function frameworkVersion(): Promise<string> {
+  framework ??= frameworkDigest();
+  return framework;
+}
 
 /**
  * The local files a spec's strategies are built from: each strategy module and every file
@@ -123,10 +175,9 @@ async function strategyFiles(spec: BacktestSpec, root: string): Promise<string[]
  * and its workers must agree on it, so a run never mixes two versions of the code.
  */
 export async function codeVersion(spec: BacktestSpec): Promise<string> {
-  framework ??= frameworkDigest();
   const root = projectRoot(spec.file);
   const [frameworkPart, strategyPart] = await Promise.all([
-    framework,
+    frameworkVersion(),
     strategyFiles(spec, root).then((files) => digestFiles(root, files)),
   ]);
   const { version } = JSON.parse(readFileSync(join(RUNNER_ROOT, 'package.json'), 'utf8')) as {

@@ -1,9 +1,22 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseBacktestSpec } from '../../../src/backtest/backtest-spec.ts';
-import { CodeVersionError, codeVersion } from '../../../src/backtest/queue/code-version.ts';
+import {
+  CodeVersionError,
+  checkBuildFresh,
+  codeVersion,
+  StaleBuildError,
+} from '../../../src/backtest/queue/code-version.ts';
 
 const made: string[] = [];
 /** A fresh temp folder, removed after the file's tests. */
@@ -98,5 +111,46 @@ describe('codeVersion', () => {
     const spec = join(repo, 'backtests', 'opening-range-breakout.yaml');
     const v = await codeVersion(parseBacktestSpec(readFileSync(spec, 'utf8'), spec, {}));
     expect(v).toMatch(/^\d+\.\d+\.\d+.*\+[0-9a-f]{16}$/);
+  });
+});
+
+describe('checkBuildFresh', () => {
+  /** A package folder: src/ with one source and one test, dist/ stamped at `stampAt` (s). */
+  function built(stampAt: number | undefined, sourceAt: number): string {
+    const root = temp('f1-build-');
+    mkdirSync(join(root, 'src', 'x'), { recursive: true });
+    mkdirSync(join(root, 'dist', 'bundle'), { recursive: true });
+    writeFileSync(join(root, 'src', 'x', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'src', 'x', 'a.test.ts'), 'newer, but a test\n');
+    utimesSync(join(root, 'src', 'x', 'a.ts'), sourceAt, sourceAt);
+    utimesSync(join(root, 'src', 'x', 'a.test.ts'), 4e9, 4e9);
+    if (stampAt !== undefined) {
+      writeFileSync(join(root, 'dist', '.build-stamp'), 'stamp\n');
+      utimesSync(join(root, 'dist', '.build-stamp'), stampAt, stampAt);
+    }
+    return root;
+  }
+
+  it('passes a build stamped after every source (tests aside)', () => {
+    const root = built(2e9, 1e9);
+    expect(() => checkBuildFresh(root, join(root, 'dist', 'bundle', 'main.js'))).not.toThrow();
+  });
+
+  it('refuses dist/ (or its bundle) older than a source, or never stamped: run npm run build', () => {
+    const stale = built(1e9, 2e9);
+    for (const running of ['dist/bundle/main.js', 'dist/backtest/queue/code-version.js'])
+      expect(() => checkBuildFresh(stale, join(stale, running))).toThrow(
+        /older than its sources.*npm run build/,
+      );
+    const unstamped = built(undefined, 1e9);
+    expect(() => checkBuildFresh(unstamped, join(unstamped, 'dist', 'cli', 'main.js'))).toThrow(
+      StaleBuildError,
+    );
+    expect(new StaleBuildError('x')).toBeInstanceOf(CodeVersionError);
+  });
+
+  it('does not apply to code running from src/ (vitest)', () => {
+    const stale = built(1e9, 2e9);
+    expect(() => checkBuildFresh(stale, join(stale, 'src', 'x', 'a.ts'))).not.toThrow();
   });
 });
