@@ -2,6 +2,7 @@ import { NEVER, type Observable, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../api/schemas/quote.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { QuoteMode } from '../domain/order-params.ts';
 import { MarketDataBus } from './market-data-bus.ts';
 import type { QuoteSource } from './quote-source.ts';
 import { fullQuoteOf, memoryLogger } from './testing/fake-quote-source.ts';
@@ -12,10 +13,11 @@ const T0 = Date.parse('2026-11-20T03:45:00Z');
 function signalSource(stalled: ReadonlySet<number>) {
   const signals: AbortSignal[] = [];
   const source: QuoteSource = {
-    quotes: (_mode, tokens, signal): Observable<Quote[]> => {
+    // Full quotes whatever the mode asked (the bus under test polls in one mode).
+    quotes: <M extends QuoteMode>(_mode: M, tokens: readonly number[], signal?: AbortSignal) => {
       if (signal !== undefined) signals.push(signal);
-      if (tokens.some((t) => stalled.has(t))) return NEVER;
-      return of(tokens.map((t) => fullQuoteOf(t, 10_000 + t)));
+      if (tokens.some((t) => stalled.has(t))) return NEVER as Observable<Quote<M>[]>;
+      return of(tokens.map((t) => fullQuoteOf(t, 10_000 + t) as Quote<M>));
     },
     greeks: () => of([]),
   };
