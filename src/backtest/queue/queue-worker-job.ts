@@ -1,12 +1,17 @@
 import { resolve } from 'node:path';
-import { type Job, UnrecoverableError, WaitingError } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import type { Logger } from 'pino';
 import { type BacktestSpec, parseBacktestSpec } from '../backtest-spec.ts';
 import { labelSweepLog } from '../sweep-log-label.ts';
 import type { SweepResult } from '../sweep-protocol.ts';
 import type { ThreadPool } from '../thread-pool.ts';
+import { CodeVersionError } from './code-version.ts';
 import { DataDigestError, DataPathError, type DataStore, fetchData } from './fetch-data.ts';
 import type { QueueJobData, QueueJobResult } from './queue-protocol.ts';
+import { HandBackError } from './worker-hand-back.ts';
+
+/** How long a handed-back job waits before any worker may take it again. */
+const HAND_BACK_DELAY_MS = 5_000;
 
 /** What the queue worker's processor needs. */
 export interface QueueWorkerJobDeps {
@@ -31,11 +36,17 @@ export interface QueueWorkerJobDeps {
    * code-version.ts): a job submitted from another version is refused.
    */
   readonly codeVersionOf: (spec: BacktestSpec) => Promise<string> | string;
+  /** A job was handed back ({@link HandBackError}): log and count it (WorkerHandBacks). */
+  readonly onHandBack?: (err: HandBackError, jobId: string) => void;
+  /** A job started running here (the hand-backs in a row end). */
+  readonly onJobRan?: () => void;
 }
 
 /**
  * The queue worker's processor: checks that the job was submitted from the same code as
- * this checkout (else it fails for good, naming both versions), fetches its data by
+ * this checkout (else, or when this checkout lacks the job's strategy files or its shared
+ * data folder, the job is HANDED BACK: delayed a few seconds for another worker, no
+ * attempt spent, since it is this worker that is wrong, not the job), fetches its data by
  * digest (a digest mismatch fails it for good: nothing runs on wrong data), runs it on
  * the thread pool and returns a {@link QueueJobResult}. A run that failed on its own (a
  * strategy threw) is a result with `ok: false`; a thread that died throws, so BullMQ
@@ -58,12 +69,15 @@ export function queueWorkerJob(deps: QueueWorkerJobDeps) {
     const work = async (): Promise<QueueJobResult> => {
       const specFile = resolve(deps.projectDir, data.specPath);
       const spec = parseSpec(data, specFile, jobId);
-      const mine = await deps.codeVersionOf(spec);
+      const mine = await versionOf(spec, data, deps);
       if (mine !== data.codeVersion)
-        throw new UnrecoverableError(
-          `code version mismatch: the job was submitted from ${data.codeVersion}, this worker (${deps.runner}) runs ${mine}; run the same checkout on both`,
+        throw new HandBackError(
+          'code-version',
+          data.codeVersion,
+          `code version mismatch: this checkout (${deps.runner}) runs ${mine}, the queue's jobs want ${data.codeVersion}: update this checkout to the submitter's (git pull; npm run build) and restart the worker`,
         );
       const dataDir = await fetchJobData(data, deps, jobId);
+      deps.onJobRan?.();
       deps.log.info(what, 'job started');
       const result = await deps.pool.run(
         {
@@ -88,6 +102,12 @@ export function queueWorkerJob(deps: QueueWorkerJobDeps) {
       );
       return result;
     } catch (err) {
+      if (err instanceof HandBackError) {
+        deps.onHandBack?.(err, jobId);
+        // Lock lost meanwhile: the job is no longer ours; the stall check has it.
+        await job.moveToDelayed(Date.now() + HAND_BACK_DELAY_MS, token).catch(() => undefined);
+        throw new DelayedError();
+      }
       if (err instanceof JobCancelled) {
         // Back to wait for another worker now; WaitingError tells BullMQ it moved.
         await job.moveToWait(token).catch(() => undefined);
@@ -112,17 +132,47 @@ function parseSpec(data: QueueJobData, specFile: string, jobId: string): Backtes
   }
 }
 
+/** This checkout's code version for the job; its strategy files missing here hand it back. */
+async function versionOf(
+  spec: BacktestSpec,
+  data: QueueJobData,
+  deps: QueueWorkerJobDeps,
+): Promise<string> {
+  try {
+    return await deps.codeVersionOf(spec);
+  } catch (err) {
+    if (!(err instanceof CodeVersionError)) throw err;
+    throw new HandBackError(
+      'strategy-missing',
+      data.codeVersion,
+      `this checkout (${deps.runner}) cannot build the job's strategies (${err.message}); the queue's jobs want ${data.codeVersion}: update this checkout to the submitter's and restart the worker`,
+    );
+  }
+}
+
+/**
+ * Where the job's data comes from: the shared folder it names, else (this worker has no
+ * --data-dir) the blob store when it holds every file, else the job is handed back.
+ */
+async function storeFor(data: QueueJobData, deps: QueueWorkerJobDeps): Promise<DataStore> {
+  if (data.dataSource !== 'data-dir') return deps.blobs;
+  if (deps.dataDir !== undefined) return deps.dataDir;
+  const held = await Promise.all(data.data.map((f) => deps.blobs.has(f.sha256)));
+  if (held.every(Boolean)) return deps.blobs;
+  throw new HandBackError(
+    'no-data-dir',
+    '--data-dir',
+    `the jobs' data is in a shared folder (--data-dir on the submitter) and not in the queue's blob store; start this worker (${deps.runner}) with --data-dir too`,
+  );
+}
+
 /** The job's recording, fetched and verified into the cache; a digest mismatch fails for good. */
 async function fetchJobData(
   data: QueueJobData,
   deps: QueueWorkerJobDeps,
   jobId: string,
 ): Promise<string> {
-  const store = data.dataSource === 'data-dir' ? deps.dataDir : deps.blobs;
-  if (store === undefined)
-    throw new UnrecoverableError(
-      `job ${jobId}: its data is in a shared folder (--data-dir on the submitter); start this worker with --data-dir too`,
-    );
+  const store = await storeFor(data, deps);
   try {
     return await fetchData(data.data, store, deps.cacheDir);
   } catch (err) {

@@ -10,13 +10,22 @@ import {
   SWEEP_QUEUE_NAME,
 } from './queue-protocol.ts';
 import { type QueueWorkerJobDeps, queueWorkerJob } from './queue-worker-job.ts';
+import { RedisHeartbeat } from './redis-heartbeat.ts';
+import { WorkerHandBacks } from './worker-hand-back.ts';
 import { WorkerReconnectLog } from './worker-reconnect-log.ts';
 
 /** How long a forced stop waits for running jobs to be released to the queue. */
 const RELEASE_MS = 5_000;
+/**
+ * Stalls a job may live through before it fails for good: 2, so a job survives two
+ * worker deaths (or two Redis hangs past the lock), as its 3 attempts survive two crashes.
+ * BullMQ's default (1) fails it at the second.
+ */
+export const DEFAULT_MAX_STALLED = 2;
 
 /** Options of {@link QueueWorker.start}. */
-export interface QueueWorkerOptions extends Omit<QueueWorkerJobDeps, 'pool' | 'runner' | 'log'> {
+export interface QueueWorkerOptions
+  extends Omit<QueueWorkerJobDeps, 'pool' | 'runner' | 'log' | 'onHandBack' | 'onJobRan'> {
   /**
    * The queue's Redis (ioredis, `maxRetriesPerRequest: null` as BullMQ's workers need):
    * BullMQ duplicates it for its blocking reads; the worker does not close it.
@@ -31,6 +40,12 @@ export interface QueueWorkerOptions extends Omit<QueueWorkerJobDeps, 'pool' | 'r
   readonly lockMs?: number;
   /** BullMQ's `stalledInterval` (ms) between stall checks; default BullMQ's 30 s. */
   readonly stalledMs?: number;
+  /** BullMQ's `maxStalledCount`: stalls a job lives through; default {@link DEFAULT_MAX_STALLED}. */
+  readonly maxStalled?: number;
+  /** Between two PINGs of the liveness check (ms); default 10 s, with a 5 s timeout. */
+  readonly pingMs?: number;
+  /** How long the worker takes no job after 3 hand-backs in a row (ms); default 60 s. */
+  readonly handBackPauseMs?: number;
 }
 
 /** How a stop ended: jobs finished, jobs released to the queue, or left for the stall check. */
@@ -53,20 +68,49 @@ export class QueueWorker {
   private forceNow: (() => void) | undefined;
   private forced = false;
   private stopping: Promise<QueueWorkerStop> | undefined;
+  private resumeTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly name: string,
     private readonly worker: Worker<QueueJobData, QueueJobResult>,
     private readonly pool: ThreadPool,
     private readonly log: Logger,
+    private readonly heartbeat: RedisHeartbeat,
   ) {}
+
+  /** Takes no job for `ms` (a stale checkout's worker), then takes them again. */
+  private pauseFor(ms: number): void {
+    if (this.stopping !== undefined || this.resumeTimer !== undefined) return;
+    void this.worker.pause(true).catch(() => undefined);
+    this.resumeTimer = setTimeout(() => {
+      this.resumeTimer = undefined;
+      if (this.stopping === undefined) this.worker.resume();
+    }, ms);
+    this.resumeTimer.unref();
+  }
 
   /** Starts taking jobs. */
   static start(options: QueueWorkerOptions): QueueWorker {
     const name = options.name ?? `${hostname()}:${process.pid}`;
     const log = options.log;
     const pool = new ThreadPool(options.concurrency);
-    const processor = queueWorkerJob({ ...options, pool, runner: name, log });
+    // The QueueWorker exists only after BullMQ's Worker, which needs the processor: the
+    // hand-backs' pause reaches it through this reference.
+    let self: QueueWorker | undefined;
+    const handBacks = new WorkerHandBacks(
+      log,
+      (ms) => self?.pauseFor(ms),
+      undefined,
+      options.handBackPauseMs,
+    );
+    const processor = queueWorkerJob({
+      ...options,
+      pool,
+      runner: name,
+      log,
+      onHandBack: (err, jobId) => handBacks.handedBack(err, jobId),
+      onJobRan: () => handBacks.ran(),
+    });
     const worker = new Worker<QueueJobData, QueueJobResult>(SWEEP_QUEUE_NAME, processor, {
       connection: options.connection,
       prefix: REDIS_PREFIX,
@@ -74,6 +118,7 @@ export class QueueWorker {
       concurrency: options.concurrency,
       ...(options.lockMs === undefined ? {} : { lockDuration: options.lockMs }),
       ...(options.stalledMs === undefined ? {} : { stalledInterval: options.stalledMs }),
+      maxStalledCount: options.maxStalled ?? DEFAULT_MAX_STALLED,
     });
     const reconnects = new WorkerReconnectLog(log);
     // BullMQ reports failed commands as 'error' events (an unheard one would crash us):
@@ -84,8 +129,12 @@ export class QueueWorker {
     });
     options.connection.on('error', (err: Error) => reconnects.lost(err));
     options.connection.on('ready', () => reconnects.back());
+    // A hung Redis raises no error: a PING with a timeout reports it like a refused one.
+    const heartbeat = new RedisHeartbeat(options.connection, reconnects, options.pingMs);
+    heartbeat.start();
     log.debug({ worker: name, concurrency: options.concurrency }, 'worker waiting for jobs');
-    return new QueueWorker(name, worker, pool, log);
+    self = new QueueWorker(name, worker, pool, log, heartbeat);
+    return self;
   }
 
   /** Jobs running now. */
@@ -111,6 +160,8 @@ export class QueueWorker {
   }
 
   private async stopNow(drainMs: number): Promise<QueueWorkerStop> {
+    clearTimeout(this.resumeTimer);
+    this.heartbeat.stop();
     const running = this.running;
     this.log.info(
       { running, drainSeconds: Math.round(drainMs / 1000) },

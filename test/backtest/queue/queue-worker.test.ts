@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { RedisBlobStore } from '../../../src/backtest/queue/blob-store.ts';
+import { CodeVersionError } from '../../../src/backtest/queue/code-version.ts';
 import { publishData } from '../../../src/backtest/queue/publish-data.ts';
 import {
   type DataFile,
@@ -81,7 +82,7 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
   });
 
   /** A worker on the queue with its own cache, logging to a recorder. */
-  function startWorker(name: string) {
+  function startWorker(name: string, more: Partial<Parameters<typeof QueueWorker.start>[0]> = {}) {
     const { lines, log } = recorder();
     const runLines: string[] = [];
     const worker = QueueWorker.start({
@@ -95,6 +96,7 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
       onRunLog: (text) => void runLines.push(text),
       runLogTTY: true,
       codeVersionOf: () => version,
+      ...more,
     });
     workers.push(worker);
     return { worker, lines, runLines };
@@ -196,17 +198,73 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
     expect(next.returnvalue).toMatchObject({ ok: true });
   }, 60_000);
 
-  it('refuses a job from other code: failed at once, no retry, the reason naming both versions', async () => {
+  /** Stops the test's workers, then removes its jobs (a handed-back job waits, delayed). */
+  async function cleanUp(...ids: (string | undefined)[]) {
+    for (const w of workers.splice(0)) await w.stop(0);
+    for (const id of ids) await queue.remove(id ?? '');
+  }
+
+  it('hands a job from other code back (delayed, no attempt spent): another worker runs it; one loud line', async () => {
     const { lines } = startWorker('test-host:3');
     const other = '0.1.0+fedcba9876543210';
-    const done = await finished(await submit({ 'probe.holdMs': 0 }, { codeVersion: other }));
-    expect(await done.getState()).toBe('failed');
-    expect(done.failedReason).toContain(other);
-    expect(done.failedReason).toContain(version);
-    expect(done.attemptsMade).toBe(1);
+    const job = await submit({ 'probe.holdMs': 0 }, { codeVersion: other });
+    await until('the hand-back', async () => (await queue.getJobState(job.id ?? '')) === 'delayed');
+    expect((await queue.getJob(job.id ?? ''))?.attemptsMade).toBe(0);
     expect(lines.some((l) => l.msg === 'job started')).toBe(false);
-    expect(lines.find((l) => l.msg === 'job failed')).toMatchObject({ outcome: 'refused' });
-  });
+    const loud = lines.filter((l) => String(l.msg).startsWith("cannot run the queue's jobs"));
+    expect(loud).toEqual([expect.objectContaining({ level: 50, reason: 'code-version' })]);
+    expect(String(loud[0]?.msg)).toMatch(
+      new RegExp(
+        `runs ${version.replace('+', '\\+')}, the queue's jobs want ${other.replace('+', '\\+')}: update`,
+      ),
+    );
+    // A worker of the job's version takes it once the delay is over.
+    startWorker('test-host:3b', { codeVersionOf: () => other });
+    const done = await finished(job);
+    expect(await done.getState()).toBe('completed');
+    expect(done.returnvalue).toMatchObject({ ok: true, runner: 'test-host:3b' });
+    await cleanUp(job.id);
+  }, 30_000);
+
+  it('a strategy missing from this checkout hands jobs back; 3 in a row pause the worker', async () => {
+    const { lines } = startWorker('test-host:8', {
+      codeVersionOf: () => {
+        throw new CodeVersionError('strategies/gone.ts: cannot read its strategies’ sources');
+      },
+    });
+    const jobs = [
+      await submit({ 'probe.holdMs': 0 }),
+      await submit({ 'probe.holdMs': 1 }),
+      await submit({ 'probe.holdMs': 2 }),
+    ];
+    await until('the pause', () => lines.some((l) => String(l.msg).startsWith('worker paused')));
+    for (const job of jobs) {
+      expect(await queue.getJobState(job.id ?? '')).toBe('delayed');
+      expect((await queue.getJob(job.id ?? ''))?.attemptsMade).toBe(0);
+    }
+    expect(lines.filter((l) => l.level === 50).map((l) => l.reason)).toEqual([
+      'strategy-missing',
+      'strategy-missing',
+    ]);
+    expect(lines.find((l) => String(l.msg).startsWith('worker paused'))?.msg).toMatch(
+      /cannot build the job's strategies.*update this checkout/,
+    );
+    await cleanUp(...jobs.map((j) => j.id));
+  }, 30_000);
+
+  it('a --data-dir job on a worker without --data-dir: run from the blob store when it holds the files, else handed back', async () => {
+    const { lines } = startWorker('test-host:9');
+    const done = await finished(await submit({ 'probe.holdMs': 0 }, { dataSource: 'data-dir' }));
+    expect(await done.getState()).toBe('completed');
+    expect(done.returnvalue).toMatchObject({ ok: true });
+    const missing = files.map((f, i) => (i === 0 ? { ...f, sha256: 'f'.repeat(64) } : f));
+    const job = await submit({ 'probe.holdMs': 0 }, { dataSource: 'data-dir', data: missing });
+    await until('the hand-back', async () => (await queue.getJobState(job.id ?? '')) === 'delayed');
+    expect(lines.find((l) => l.reason === 'no-data-dir')?.msg).toMatch(
+      /start this worker .*--data-dir/,
+    );
+    await cleanUp(job.id);
+  }, 30_000);
 
   it('never runs a job on data whose digest does not match', async () => {
     // One data file's bytes altered in the blob store: its digest no longer matches.
