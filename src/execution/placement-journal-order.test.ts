@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,7 +8,6 @@ import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Broker } from './broker.ts';
 import { MemoryJournal } from './journal.ts';
-import { PresendLog } from './presend-log.ts';
 import { SqliteJournal } from './sqlite-journal.ts';
 import { engineOn, placeIntent, scriptedBroker, settle } from './testing/engine-fixtures.ts';
 
@@ -23,9 +22,13 @@ describe('placement: what the journal holds when the request leaves', () => {
   it('holds the order row with its tag before the send; the OrderSubmitted row follows it', async () => {
     // Checked to fail both ways: with the order row written after the send, the row is
     // missing at the send; with the event row written before it (as before), it is there.
+    // Also fails without the pre-send log emptied at open (review 13 M2): the seeded torn
+    // tail swallows the new row and the restart from the copy does not know the tag.
     const dir = mkdtempSync(join(tmpdir(), 'placement-order-'));
     dirs.push(dir);
     const path = join(dir, 'journal.db');
+    // An earlier process died mid-write: its last pre-send line is torn.
+    writeFileSync(`${path}-presend`, '1004\t{"tag":"s1-earlier","strat');
     const clock = new VirtualClock(T0);
     const scripted = scriptedBroker({ books: 'empty' });
     const atSend: { rows: { tag: string; status: string }[]; submittedRows: number }[] = [];
@@ -33,30 +36,32 @@ describe('placement: what the journal holds when the request leaves', () => {
     const broker: Broker = {
       ...scripted.broker,
       placeOrder: async (variety, request) => {
-        // What another process sees at this instant (a kill -9 now, then a restart): the
-        // rows in SQLite and those in the pre-send log, which a restart folds into it.
+        // A kill -9 now, then a restart: the journal's files as they are at this instant,
+        // copied, and a journal opened on the copy (it folds what the pre-send log holds).
+        const copy = mkdtempSync(join(tmpdir(), 'placement-copy-'));
+        dirs.push(copy);
+        for (const suffix of ['', '-wal', '-presend'])
+          if (existsSync(`${path}${suffix}`))
+            copyFileSync(`${path}${suffix}`, join(copy, `journal.db${suffix}`));
         const db = new Database(path, { readonly: true });
-        const presend = PresendLog.read(`${path}-presend`).map((r) => {
-          const { tag, status } = JSON.parse(r.body) as { tag: string; status: string };
-          return { tag, status };
-        });
-        atSend.push({
-          rows: [
-            ...(db.prepare('SELECT tag, status FROM orders').all() as {
-              tag: string;
-              status: string;
-            }[]),
-            ...presend,
-          ],
-          submittedRows: (
-            db.prepare("SELECT count(*) AS n FROM events WHERE type = 'OrderSubmitted'").get() as {
-              n: number;
-            }
-          ).n,
-        });
+        const submittedRows = (
+          db.prepare("SELECT count(*) AS n FROM events WHERE type = 'OrderSubmitted'").get() as {
+            n: number;
+          }
+        ).n;
         db.close();
-        // Recovery from the file as it is now finds the order by its tag, outcome unknown.
-        const restarted = engineOn(scripted.broker, clock, new SqliteJournal(path));
+        const loaded = new SqliteJournal(join(copy, 'journal.db'));
+        atSend.push({
+          rows: loaded.load().orders.map((o) => ({ tag: o.tag, status: o.status })),
+          submittedRows,
+        });
+        loaded.close();
+        // Recovery from the copy finds the order by its tag, outcome unknown.
+        const restarted = engineOn(
+          scripted.broker,
+          clock,
+          new SqliteJournal(join(copy, 'journal.db')),
+        );
         await restarted.recover();
         recoveredAtSend = restarted.orders().map((o) => ({ tag: o.tag, status: o.status }));
         restarted.close();

@@ -1,12 +1,15 @@
 import {
   closeSync,
   existsSync,
+  fstatSync,
   ftruncateSync,
   openSync,
   readFileSync,
   rmSync,
+  truncateSync,
   writeSync,
 } from 'node:fs';
+import { JournalWriteError } from './journal-write-error.ts';
 
 /** A new order's journal row as the pre-send log keeps it: when, and the row's body. */
 export interface PresendRow {
@@ -21,10 +24,14 @@ export interface PresendRow {
  * (durable across a crash of the process, as a SQLite commit with `synchronous = NORMAL`
  * is) at a few µs instead of a SQLite statement's tens on the placement path. The journal
  * folds the rows into SQLite at its next write, truncates the file between orders
- * ({@link clear}), and folds what a crashed process left when it opens ({@link read}).
+ * ({@link clear}), folds what a crashed process left when it opens ({@link read}) and then
+ * empties the file ({@link reset}), and removes it at close.
  *
  * One line per row: `at`, a tab, the body. A line cut short by a crash mid-write is
- * skipped: its write never returned, so its order was never sent.
+ * skipped: its write never returned, so its order was never sent. A short write (disk
+ * full, a size limit) is cut back to the whole rows and throws {@link JournalWriteError},
+ * so that order is not sent either. Emptied at open, the file always ends at a row's end,
+ * so a torn line never runs into the next process's first row.
  *
  * @example
  * ```ts
@@ -34,27 +41,58 @@ export interface PresendRow {
  */
 export class PresendLog {
   private fd: number | undefined;
+  /** The file's length: where the rows written so far end (a short write is cut back to it). */
+  private size = 0;
 
   constructor(readonly path: string) {}
 
-  /** Appends one row; returns once the bytes are written (not fsynced). */
+  /**
+   * Appends one row; returns once all its bytes are written (not fsynced). Throws
+   * {@link JournalWriteError} (the file cut back to its whole rows) when they are not.
+   */
   append(at: number, body: string): void {
-    this.fd ??= openSync(this.path, 'a');
-    writeSync(this.fd, `${at}\t${body}\n`);
+    if (this.fd === undefined) {
+      this.fd = openSync(this.path, 'a');
+      this.size = fstatSync(this.fd).size;
+    }
+    const line = Buffer.from(`${at}\t${body}\n`);
+    let written = 0;
+    let cause: unknown;
+    try {
+      // Node does not loop on a short write: it returns the count.
+      written = writeSync(this.fd, line);
+    } catch (err) {
+      cause = err;
+    }
+    if (written === line.length) {
+      this.size += written;
+      return;
+    }
+    // A torn row would hide the next one from a restart; the order is not sent either.
+    ftruncateSync(this.fd, this.size);
+    throw new JournalWriteError(
+      `pre-send log write incomplete (${written} of ${line.length} bytes)`,
+      this.path,
+      { cause },
+    );
   }
 
   /** Empties the file: every row in it is in SQLite. */
   clear(): void {
-    if (this.fd !== undefined) ftruncateSync(this.fd, 0);
+    if (this.fd === undefined) return;
+    ftruncateSync(this.fd, 0);
+    this.size = 0;
   }
 
-  /**
-   * Closes the file and removes it: every row in it is in SQLite. Only a log this process
-   * wrote to: another process's journal on the same file (a CLI reading it) leaves it be.
-   */
+  /** Empties the file at open, once a crashed process's rows are folded into SQLite. */
+  reset(): void {
+    if (this.fd !== undefined) this.clear();
+    else if (existsSync(this.path)) truncateSync(this.path, 0);
+  }
+
+  /** Closes the file and removes it: every row in it is in SQLite. */
   close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
+    if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     rmSync(this.path, { force: true });
   }

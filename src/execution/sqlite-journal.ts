@@ -158,7 +158,12 @@ export class SqliteJournal implements Journal {
     });
     const usePresend = path !== ':memory:' && options.synchronous !== 'full';
     this.presend = usePresend ? new PresendLog(`${path}-presend`) : undefined;
-    if (usePresend) this.foldLeftovers();
+    if (usePresend) {
+      this.foldLeftovers();
+      // Folded: the rows are in SQLite. Emptied, so a torn last line never glues itself to
+      // this process's first row, and the rows are not folded again at every start.
+      this.presend?.reset();
+    }
   }
 
   /**
