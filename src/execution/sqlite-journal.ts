@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { OrderEvent } from '../domain/order-events.ts';
-import type { Journal, JournalEntry, JournalFill, JournalSnapshot } from './journal.ts';
+import type { Journal, JournalEntry, JournalSnapshot } from './journal.ts';
+import { readSnapshot } from './journal-reader.ts';
 import { PresendLog } from './presend-log.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
@@ -268,21 +269,7 @@ export class SqliteJournal implements Journal {
 
   load(): JournalSnapshot {
     this.foldPending();
-    const orders = (
-      this.db.prepare('SELECT body FROM orders ORDER BY rowid').all() as { body: string }[]
-    ).map((r) => {
-      const stored = JSON.parse(r.body) as StoredOrder;
-      // Journals written before tokens became numbers hold them as text.
-      stored.intent.instrument.token = Number(stored.intent.instrument.token);
-      return { ...stored, fills: new Set(stored.fills) } as TrackedOrder;
-    });
-    const fills = this.db
-      .prepare(
-        // The column is TEXT (older rows, and SQLite's affinity turns numbers to text): read numbers.
-        'SELECT fill_id AS fillId, tag, strategy_id AS strategyId, CAST(token AS INTEGER) AS token, symbol, side, quantity, price, at FROM fills ORDER BY rowid',
-      )
-      .all() as JournalFill[];
-    return { orders, fills };
+    return readSnapshot(this.db);
   }
 
   /** The last `limit` events, oldest first (for `tiqs-runner orders`). */

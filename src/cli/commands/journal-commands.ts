@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { ConfigError } from '../../config/config-error.ts';
 import { loadJournalConfig } from '../../config/load-journal-config.ts';
 import { formatInr, parseRupees } from '../../domain/money.ts';
-import { SqliteJournal } from '../../execution/sqlite-journal.ts';
+import { JournalReader } from '../../execution/journal-reader.ts';
 import { alignedTable, type TableColumn } from '../../logging/aligned-table.ts';
 import { readLastPrices } from '../../runtime/last-prices.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -16,10 +16,12 @@ import {
 } from '../journal-rows.ts';
 
 /**
- * Opens the journal a config writes to (live or paper), or says why it can't. Reads only
- * `mode` and `state.dir`: no credentials needed (see `loadJournalConfig`).
+ * Opens the journal a config writes to (live or paper) read-only, or says why it can't.
+ * Reads only `mode` and `state.dir`: no credentials needed (see `loadJournalConfig`). A
+ * reader never writes into a live bot's journal (no fold of its pre-send log, no write
+ * transaction its next placement could wait on): the log's rows are merged in memory.
  */
-async function openJournal(configFile: string): Promise<SqliteJournal | undefined> {
+async function openJournal(configFile: string): Promise<JournalReader | undefined> {
   try {
     const { journalPath } = await loadJournalConfig(configFile);
     if (!existsSync(journalPath)) {
@@ -29,7 +31,7 @@ async function openJournal(configFile: string): Promise<SqliteJournal | undefine
       process.exitCode = EXIT.unavailable;
       return undefined;
     }
-    return new SqliteJournal(journalPath);
+    return new JournalReader(journalPath);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
