@@ -302,6 +302,7 @@ export class QueueExecutor implements SweepExecutor {
     return results;
   }
 
+  /** The workers connected now; on a Redis error the last list read (Redis, not the workers, is what went). */
   async #workers(): Promise<string[]> {
     try {
       // BullMQ lists connections named `<prefix>:<queue>:w:<worker name>`; a worker
@@ -310,7 +311,7 @@ export class QueueExecutor implements SweepExecutor {
       const names = list.map((w) => (w.rawname ?? '').split(':w:')[1] ?? 'unnamed');
       return [...new Set(names)].sort();
     } catch {
-      return [];
+      return this.#workerNames;
     }
   }
 }

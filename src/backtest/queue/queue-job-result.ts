@@ -9,6 +9,11 @@ import type { QueueJobData, QueueJobResult } from './queue-protocol.ts';
  */
 export type QueuedSweepResult = SweepResult & { readonly jobId: string; readonly runner?: string };
 
+/** How a failed job's run error starts (see {@link queueFailureKind}). */
+const FAILED_JOB = 'queue job failed after';
+/** The error of a completed job without a result. */
+const NO_RESULT = 'the queue job completed without a sweep result';
+
 /** Whether a job's return value looks like a worker's {@link QueueJobResult}. */
 function isJobResult(value: unknown): value is QueueJobResult {
   const v = value as Partial<QueueJobResult> | null | undefined;
@@ -28,11 +33,14 @@ export function completedResult(
 ): QueuedSweepResult {
   const value = job.returnvalue;
   if (!isJobResult(value)) {
-    return failure(point, jobId, 'the queue job completed without a sweep result', job.processedBy);
+    return failure(point, jobId, NO_RESULT, job.processedBy);
   }
   const runner = value.runner ?? job.processedBy;
+  // `worker` is a thread index on the runner's machine: meaningless across machines
+  // (review 17, N7); `runner` says who ran it.
+  const { worker: _thread, ...result } = value;
   return {
-    ...value,
+    ...result,
     id: point.id,
     params: point.params,
     jobId,
@@ -55,7 +63,7 @@ export function failedResult(
   return failure(
     point,
     jobId,
-    `queue job failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`,
+    `${FAILED_JOB} ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`,
     job.processedBy,
   );
 }
@@ -75,4 +83,23 @@ function failure(
     jobId,
     ...(runner === undefined ? {} : { runner }),
   };
+}
+
+/** Why a queued run failed when the queue, not its strategy, failed it. */
+export type QueueFailureKind = 'code version' | 'data' | 'stalled' | 'worker';
+
+/**
+ * Whether a queued run failed for a queue reason (its job failed in the queue: a code
+ * version mismatch, data that could not be fetched or verified, stalled past the limit,
+ * every attempt crashed, no result) and which; undefined for a completed job's own result,
+ * a strategy's failure included.
+ */
+export function queueFailureKind(result: SweepResult): QueueFailureKind | undefined {
+  if (result.ok || result.error === undefined) return undefined;
+  const e = result.error;
+  if (!e.startsWith(FAILED_JOB) && !e.startsWith(NO_RESULT)) return undefined;
+  if (/code version/i.test(e)) return 'code version';
+  if (/stalled/i.test(e)) return 'stalled';
+  if (/digest|data|blob/i.test(e)) return 'data';
+  return 'worker';
 }

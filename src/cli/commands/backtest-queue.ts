@@ -22,7 +22,9 @@ import { parseQueueUrl, QueueUrlError, redactQueueUrl } from '../../backtest/que
 import { SweepMissingDataError } from '../../backtest/sweep-missing.ts';
 import { runSweep } from '../../backtest/sweep-runner.ts';
 import { EXIT } from '../exit-codes.ts';
+import { queueFailureSummary } from './queue-failure-summary.ts';
 import { type InterruptChoice, settleInterrupt } from './queue-interrupt.ts';
+import { type SilenceWatch, silenceNote, watchRedisSilence } from './queue-silence-notice.ts';
 
 /** Options of a sweep on the queue. */
 export interface QueueSweepOptions {
@@ -38,13 +40,30 @@ export interface QueueSweepOptions {
 /** Exit code of a sweep interrupted by Ctrl-C (128 + SIGINT, as a shell reports it). */
 const EXIT_INTERRUPTED = 130;
 
-/** The progress bar's note: results, failures, running jobs and the workers seen. */
-function progressNote(p: QueueProgress): string {
+/**
+ * The progress bar's note: results, failures, running jobs and the workers seen; while
+ * Redis does not answer, that instead of the workers (they may be there: Redis went).
+ */
+function progressNote(p: QueueProgress, silentMs: number): string {
   const workers =
-    p.workers.length === 0
+    silenceNote(silentMs) ??
+    (p.workers.length === 0
       ? 'no worker connected'
-      : `${p.workers.length} worker${p.workers.length === 1 ? '' : 's'}`;
+      : `${p.workers.length} worker${p.workers.length === 1 ? '' : 's'}`);
   return `${p.done}/${p.total} done · ${p.failed} failed · ${p.active} running · ${workers}`;
+}
+
+/** `work`, or {@link QueueInterruptedError} as soon as `signal` aborts (work left behind). */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      work.catch(() => undefined);
+      reject(new QueueInterruptedError('the sweep was interrupted before its jobs were queued'));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /**
@@ -72,6 +91,18 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
   const redis = new Redis({ ...connection, maxRetriesPerRequest: null });
   redis.on('error', () => undefined);
   const started = performance.now();
+  const bar = new ProgressBar(process.stderr, 'sweep');
+  let last: QueueProgress | undefined;
+  // Said from here to the end (upload, submission, wait): a hung Redis is never silent.
+  const silence: SilenceWatch = watchRedisSilence(
+    connection,
+    url,
+    (line) => bar.print(process.stderr, `${line}\n`),
+    (silent) => {
+      if (last !== undefined && silent > 0)
+        bar.show(last.total === 0 ? 1 : last.done / last.total, progressNote(last, silent));
+    },
+  );
   let executor: QueueExecutor | undefined;
   const interrupt = new AbortController();
   let signals = 0;
@@ -85,15 +116,18 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
   try {
     const store =
       opts.dataDir === undefined ? new RedisBlobStore(redis) : new DataDirStore(opts.dataDir);
-    const [published, version, specText] = await Promise.all([
-      publishData(spec.backtest.data, store),
-      codeVersion(spec),
-      readFile(spec.file, 'utf8'),
-    ]);
+    // Ctrl-C is taken at once here too: an upload to a hung Redis waits for ever.
+    const [published, version, specText] = await unlessAborted(
+      Promise.all([
+        publishData(spec.backtest.data, store),
+        codeVersion(spec),
+        readFile(spec.file, 'utf8'),
+      ]),
+      interrupt.signal,
+    );
     const file = resolve(spec.file);
     const specPath = relative(projectRoot(file), file).split(sep).join('/');
     const { QueueExecutor } = await import('../../backtest/queue/queue-executor.ts');
-    const bar = new ProgressBar(process.stderr, 'sweep');
     let warned = false;
     executor = new QueueExecutor({
       connection,
@@ -115,15 +149,18 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
         );
       },
       onProgress: (p) => {
-        // Said once in words too: a log file gets no bar, and nothing moves without a worker.
-        if (p.workers.length === 0 && p.done < p.total && !warned) {
+        last = p;
+        const silent = silence.silentMs();
+        // Said once in words too: a log file gets no bar, and nothing moves without a
+        // worker. Not while Redis is silent: then it is Redis that went, not the workers.
+        if (p.workers.length === 0 && p.done < p.total && !warned && silent === 0) {
           warned = true;
           bar.print(
             process.stderr,
             `no worker is connected to ${url} yet: start one with \`tiqs-runner worker --queue ${url}\`\n`,
           );
         }
-        bar.show(p.total === 0 ? 1 : p.done / p.total, progressNote(p));
+        bar.show(p.total === 0 ? 1 : p.done / p.total, progressNote(p, silent));
       },
     });
     const ranked = await runSweep(spec, {
@@ -137,11 +174,15 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
       `\n${ranked.results.length} runs on ${runners} worker${runners === 1 ? '' : 's'} in ${((performance.now() - started) / 1_000).toFixed(1)} s\n`,
     );
     process.stdout.write(`wrote ${ranked.file}\nwrote ${ranked.html}\n`);
-    process.exitCode = EXIT.ok;
+    // Runs the queue failed (not their strategy) are a sweep not done: exit 1, said why.
+    const queueFailures = queueFailureSummary(ranked.results);
+    if (queueFailures !== undefined) process.stderr.write(`${queueFailures}\n`);
+    process.exitCode = queueFailures === undefined ? EXIT.ok : EXIT.failure;
   } catch (err) {
     process.exitCode = await failed(err, executor, opts, url);
   } finally {
     process.off('SIGINT', onSigint);
+    silence.stop();
     redis.disconnect();
     // Redis gone: BullMQ's clients reconnect for ever and would hold the process open.
     if ((await executor?.close()) === 'stuck') process.exit(process.exitCode ?? EXIT.failure);
@@ -155,8 +196,10 @@ async function failed(
   opts: QueueSweepOptions,
   url: string,
 ): Promise<number> {
-  if (err instanceof QueueInterruptedError && executor !== undefined) {
-    await settleInterrupt(executor, opts.onInterrupt, url);
+  if (err instanceof QueueInterruptedError) {
+    if (executor === undefined)
+      process.stderr.write('interrupted before the jobs were queued: nothing queued\n');
+    else await settleInterrupt(executor, opts.onInterrupt, url);
     return EXIT_INTERRUPTED;
   }
   if (err instanceof SweepMissingDataError) {
