@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { createLogger } from '../../logging/create-logger.ts';
 import type { LogContext } from '../../logging/log-context.ts';
 import { serveDashboard } from '../../ops/dashboard/serve-dashboard.ts';
-import { metricsRoutes } from '../../ops/metrics/metrics-server.ts';
+import { metricsRoutes } from '../../ops/metrics/metrics-routes.ts';
 import { countDroppedAlerts, metricsFor, serveMetrics } from '../../ops/metrics/start-metrics.ts';
 import { alertStopBudgetMs } from '../../ops/notify/alert-stop-budget.ts';
 import { configSecrets, secretScrubber } from '../../ops/notify/secret-scrubber.ts';
@@ -49,7 +49,8 @@ export function runCommand(): Command {
       });
       let kernel: Kernel;
       // Prometheus metrics (docs/operations.md "Metrics"): timings need the observer from the start.
-      const metrics = metricsFor(config);
+      // The ops modules (prom-client, hono, grammy) load only when their section is on.
+      const metrics = await metricsFor(config);
       try {
         kernel = await Kernel.create({
           config,
@@ -81,7 +82,7 @@ export function runCommand(): Command {
       });
       const metricsServer = await serveMetrics(metrics, config, logger);
       // Alerts (notify.webhook, notify.telegram), when configured: they only queue.
-      const notifier = startAlerts(kernel, config, logger, controls);
+      const notifier = await startAlerts(kernel, config, logger, controls);
       if (notifier !== undefined) countDroppedAlerts(metrics, notifier);
       const budgetMs = config.execution.shutdownTimeoutMs;
       let stopping = false;

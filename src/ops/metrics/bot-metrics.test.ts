@@ -7,7 +7,8 @@ import type { HealthEvent } from '../../market-data/health.ts';
 import type { Kernel } from '../../runtime/kernel.ts';
 import { type RunningSimulator, startSimulator } from '../../sim/index.ts';
 import { BotMetrics } from './bot-metrics.ts';
-import { metricsRoutes, type RunningMetricsServer, startMetricsServer } from './metrics-server.ts';
+import { metricsRoutes } from './metrics-routes.ts';
+import { type RunningMetricsServer, startMetricsServer } from './metrics-server.ts';
 
 let sim: RunningSimulator | undefined;
 let server: RunningMetricsServer | undefined;

@@ -5,24 +5,7 @@ import type { Logger } from 'pino';
 import type { MetricsConfig } from '../../config/metrics-config-schema.ts';
 import { listenOpsServer } from '../listen-ops-server.ts';
 import type { BotMetrics } from './bot-metrics.ts';
-
-/**
- * Adds `GET /metrics` (Prometheus text format) to `app`: the dashboard's `extraRoutes`,
- * behind its token, or the app of {@link startMetricsServer}.
- *
- * @example
- * ```ts
- * await startDashboard({ controls, config, logger, extraRoutes: metricsRoutes(metrics) });
- * ```
- */
-export function metricsRoutes(metrics: BotMetrics): (app: Hono) => void {
-  return (app) => {
-    app.get('/metrics', async (c) => {
-      const body = await metrics.text();
-      return c.body(body, 200, { 'Content-Type': metrics.contentType });
-    });
-  };
-}
+import { metricsRoutes } from './metrics-routes.ts';
 
 /** Metrics being served on a port of their own. */
 export interface RunningMetricsServer {

@@ -1,16 +1,19 @@
 import type { Logger } from 'pino';
 import type { RunnerConfig } from '../../config/config-schema.ts';
 import type { Notifier } from '../notify/notifier.ts';
-import { BotMetrics } from './bot-metrics.ts';
-import { type RunningMetricsServer, startMetricsServer } from './metrics-server.ts';
+import type { BotMetrics } from './bot-metrics.ts';
+import type { RunningMetricsServer } from './metrics-server.ts';
 
 /**
  * The metrics of a `run` bot: made when something serves them (the dashboard's
- * `/metrics` or `metrics.port`); undefined otherwise, so that nothing is timed.
+ * `/metrics` or `metrics.port`); undefined otherwise, so that nothing is timed and
+ * prom-client is not even loaded (its module is imported only here, on demand).
  */
-export function metricsFor(config: RunnerConfig): BotMetrics | undefined {
+export async function metricsFor(config: RunnerConfig): Promise<BotMetrics | undefined> {
   const onDashboard = config.dashboard?.enabled === true;
-  return onDashboard || config.metrics !== undefined ? new BotMetrics() : undefined;
+  if (!onDashboard && config.metrics === undefined) return undefined;
+  const { BotMetrics } = await import('./bot-metrics.ts');
+  return new BotMetrics();
 }
 
 /**
@@ -23,6 +26,8 @@ export async function serveMetrics(
   logger: Logger,
 ): Promise<RunningMetricsServer | undefined> {
   if (metrics === undefined || config.metrics === undefined) return undefined;
+  // Outside the try: a server module that cannot load is a broken install, not a busy port.
+  const { startMetricsServer } = await import('./metrics-server.ts');
   try {
     return await startMetricsServer(metrics, config.metrics, logger);
   } catch (err) {

@@ -26,8 +26,10 @@ afterEach(async () => {
 });
 
 describe('Notifier', () => {
-  it('is off without a channel, and the config refuses an unknown event kind', () => {
-    expect(Notifier.fromConfig(config(''), { logger: pino({ level: 'silent' }) })).toBeUndefined();
+  it('is off without a channel, and the config refuses an unknown event kind', async () => {
+    expect(
+      await Notifier.fromConfig(config(''), { logger: pino({ level: 'silent' }) }),
+    ).toBeUndefined();
     expect(() =>
       config('notify:\n  webhook: { url: "http://127.0.0.1:1/", events: [fills] }\n'),
     ).toThrow(ConfigError);
@@ -35,7 +37,7 @@ describe('Notifier', () => {
 
   it('sends every kind when `events` is left out, only the listed kinds otherwise, and sums the counters', async () => {
     receiver = await startWebhookReceiver('s3cret-signing');
-    const all = Notifier.fromConfig(
+    const all = await Notifier.fromConfig(
       config(`notify:\n  webhook: { url: "${receiver.url}", secret: s3cret-signing }\n`),
       { logger: pino({ level: 'silent' }) },
     );
@@ -50,7 +52,7 @@ describe('Notifier', () => {
     await all?.stop(AbortSignal.timeout(2_000));
     expect(all?.stats()).toMatchObject({ sent: ALERT_KINDS.length, dropped: 0, failed: 0 });
 
-    const some = Notifier.fromConfig(
+    const some = await Notifier.fromConfig(
       config(`notify:\n  webhook: { url: "${receiver.url}", events: [fill, kill-switch] }\n`),
       { logger: pino({ level: 'silent' }) },
     );
@@ -67,7 +69,7 @@ describe('Notifier', () => {
     receiver = await startWebhookReceiver('s3cret-signing');
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
-    const n = Notifier.fromConfig(
+    const n = await Notifier.fromConfig(
       config(`notify:\n  webhook: { url: "${receiver.url}", secret: s3cret-signing }\n`),
       { logger },
     );

@@ -10,9 +10,7 @@ import { positionLines, stoppedText } from './alert-texts.ts';
 import type { DeliveryStats } from './delivery-queue.ts';
 import { watchKernel } from './kernel-alerts.ts';
 import { configSecrets, secretScrubber } from './secret-scrubber.ts';
-import { TelegramChannel } from './telegram-channel.ts';
 import type { BotCommandPort } from './telegram-commands.ts';
-import { WebhookChannel } from './webhook-channel.ts';
 
 /** Counters of every channel and their sum (metrics: `tiqs_runner_alerts_dropped_total`). */
 export interface NotifierStats extends Omit<DeliveryStats, 'queued'> {
@@ -38,7 +36,7 @@ export interface NotifierDeps {
  *
  * @example
  * ```ts
- * const notifier = Notifier.fromConfig(config, { logger });
+ * const notifier = await Notifier.fromConfig(config, { logger });
  * notifier?.attach(kernel);
  * await kernel.start(); notifier?.started(kernel);
  * notifier?.stopped('SIGTERM', report); await notifier?.stop(signal);
@@ -56,8 +54,12 @@ export class Notifier {
     private readonly logger: Logger,
   ) {}
 
-  /** The notifier of a config; undefined when no channel is configured. */
-  static fromConfig(config: RunnerConfig, deps: NotifierDeps): Notifier | undefined {
+  /**
+   * The notifier of a config; undefined when no channel is configured. Each channel's
+   * module is imported only when it is configured: Telegram's client (grammy and its
+   * fetch polyfills, ≈ 0.9 MB of source) would otherwise be loaded by every `run` start.
+   */
+  static async fromConfig(config: RunnerConfig, deps: NotifierDeps): Promise<Notifier | undefined> {
     const n = config.notify;
     if (n.webhook === undefined && n.telegram === undefined) return undefined;
     const scrub = secretScrubber(configSecrets(config));
@@ -71,16 +73,20 @@ export class Notifier {
     const channels: { channel: AlertChannel; kinds: ReadonlySet<AlertKind> | undefined }[] = [];
     const kindsOf = (events: readonly AlertKind[] | undefined) =>
       events === undefined ? undefined : new Set(events);
-    if (n.webhook !== undefined)
+    if (n.webhook !== undefined) {
+      const { WebhookChannel } = await import('./webhook-channel.ts');
       channels.push({
         channel: new WebhookChannel(n.webhook, n, base),
         kinds: kindsOf(n.webhook.events),
       });
-    if (n.telegram !== undefined)
+    }
+    if (n.telegram !== undefined) {
+      const { TelegramChannel } = await import('./telegram-channel.ts');
       channels.push({
         channel: new TelegramChannel(n.telegram, n, base, deps.commands),
         kinds: kindsOf(n.telegram.events),
       });
+    }
     return new Notifier(channels, config, deps.logger);
   }
 
