@@ -30,6 +30,8 @@ import { type SilenceWatch, silenceNote, watchRedisSilence } from './queue-silen
 export interface QueueSweepOptions {
   /** `--queue`: `redis://HOST:PORT[/DB]`. */
   readonly queue: string;
+  /** Where the URL came from, for its errors: `--queue` (default) or `$TIQS_QUEUE`. */
+  readonly queueFrom?: string;
   /** `--data-dir`: a folder the workers mount too, instead of the blob store in Redis. */
   readonly dataDir?: string;
   readonly onInterrupt: InterruptChoice;
@@ -79,7 +81,7 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
   const url = redactQueueUrl(opts.queue);
   let connection: ReturnType<typeof parseQueueUrl>;
   try {
-    connection = parseQueueUrl(opts.queue, '--queue');
+    connection = parseQueueUrl(opts.queue, opts.queueFrom ?? '--queue');
     await checkQueueReachable(connection, url);
   } catch (err) {
     if (!(err instanceof QueueUrlError || err instanceof QueueUnavailableError)) throw err;

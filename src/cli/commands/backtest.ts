@@ -37,7 +37,8 @@ interface BacktestOptions {
   workers?: number;
   out?: string;
   allowMissing?: boolean;
-  queue?: string;
+  /** `--queue URL`, or `--queue` alone (`true`): the URL is in $TIQS_QUEUE. */
+  queue?: string | true;
   dataDir?: string;
   onInterrupt: 'ask' | 'leave' | 'remove';
 }
@@ -66,8 +67,8 @@ export function backtestCommand(): Command {
       'run on when strategies subscribe to tokens the data lacks (a warning in the summary; default: exit 3)',
     )
     .option(
-      '--queue <url>',
-      'with --sweep: queue the runs on Redis (redis://HOST:PORT[/DB]) for `tiqs-runner worker` processes',
+      '--queue [url]',
+      'with --sweep: queue the runs on Redis (redis://HOST:PORT[/DB]) for `tiqs-runner worker` processes; without a URL, $TIQS_QUEUE (keeps a password off the command line)',
     )
     .option(
       '--data-dir <dir>',
@@ -98,9 +99,17 @@ export function backtestCommand(): Command {
             ? resolve(spec.projectDir, spec.backtest.out ?? `out/${spec.name}`)
             : resolve(opts.out);
         if (opts.queue !== undefined) {
+          // `--queue` alone reads the URL from the environment, as `worker` without --queue.
+          const queue = opts.queue === true ? process.env.TIQS_QUEUE?.trim() : opts.queue;
+          if (queue === undefined || queue === '') {
+            process.stderr.write('--queue without a URL reads $TIQS_QUEUE, which is not set\n');
+            process.exitCode = EXIT.usage;
+            return;
+          }
           const { runQueueSweep } = await import('./backtest-queue.ts');
           await runQueueSweep(spec, {
-            queue: opts.queue,
+            queue,
+            queueFrom: opts.queue === true ? '$TIQS_QUEUE' : '--queue',
             ...(opts.dataDir === undefined ? {} : { dataDir: resolve(opts.dataDir) }),
             onInterrupt: opts.onInterrupt,
             out,
