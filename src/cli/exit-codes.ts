@@ -2,7 +2,10 @@
 export const EXIT = {
   /** Done, or stopped cleanly by a signal. */
   ok: 0,
-  /** A runtime failure. */
+  /**
+   * A runtime failure; also a queued sweep with runs the queue failed (code version, data,
+   * stalls) rather than their strategy: not done, a rerun queues them again.
+   */
   failure: 1,
   /** Bad command-line usage. */
   usage: 2,
