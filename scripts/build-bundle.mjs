@@ -1,10 +1,15 @@
-// Builds dist/bundle/: the CLI bundled by esbuild from the compiled dist/ modules, with
+// Builds the CLI's bundle: the CLI bundled by esbuild from the compiled dist/ modules, with
 // the packages it imports, so a start reads a few dozen files instead of ≈ 800 (Node's
 // loader pays per module file: the `run` command imported ≈ 200 dist/ files, rxjs's
 // ≈ 220 CommonJS files, zod's 95, yaml's 70). Called by scripts/ensure-build.mjs after
-// tsc; bin/tiqs-runner.js runs dist/bundle/main.js when it is at least as new as dist/.
+// tsc; bin/tiqs-runner.js runs dist/<current>/main.js when it is at least as new as dist/.
 //
-// Layout: one flat folder, two levels below the runner's root like dist/<dir>/x.js, so
+// Each build goes to a folder of its own, dist/bundle-<build id>/, named current by
+// dist/bundle-current once complete, and never rewritten: a process started from an
+// earlier build keeps loading that build's chunks and entries (scripts/bundle-folders.mjs
+// says when an old folder is removed).
+//
+// Layout: flat folders, two levels below the runner's root like dist/<dir>/x.js, so
 // code that finds the runner's root or a sibling module from its own URL
 // (`new URL('../../', import.meta.url)`, thread-pool.ts's `./sweep-worker.js`) works
 // unchanged from any chunk. Entry files, with splitting so that every module exists once
@@ -18,10 +23,11 @@
 // Packages stay external when their code is bound to its own location (`__dirname`,
 // `import.meta`, `require.resolve`: worker files, Lua scripts, native addons), found by
 // a first pass over the bundle's inputs, and those named in ALWAYS_EXTERNAL.
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { makeFolder, newFolderName, publish, retireOld } from './bundle-folders.mjs';
 
 /** Native addons, compilers and loaders: never bundled. */
 const ALWAYS_EXTERNAL = ['better-sqlite3', 'esbuild', 'tsx', 'typescript'];
@@ -90,26 +96,12 @@ function plugins(root) {
   ];
 }
 
-/** How long a file of an earlier build is kept: a CLI started before may still import it. */
-const STALE_MS = 10 * 60_000;
-
 /**
- * Removes files of earlier builds (chunk names carry a hash), once they are older than
- * {@link STALE_MS}: the folder is not emptied before a build, because a process running
- * the bundle (a test's CLI while another run rebuilds) loads its command chunks lazily.
+ * Builds a new bundle folder from dist/ (tsc's output) and makes it current, stamped
+ * `stamp` (the build's start); throws esbuild's error on failure (nothing made current,
+ * the half-built folder removed).
  */
-function dropStale(root, outdir, outputs) {
-  const current = new Set(Object.keys(outputs).map((path) => resolve(root, path)));
-  for (const name of readdirSync(outdir)) {
-    const path = join(outdir, name);
-    if (!/\.js(?:\.map)?$/.test(name) || current.has(path)) continue;
-    if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
-  }
-}
-
-/** Builds dist/bundle/ from dist/ (tsc's output); throws esbuild's error on failure. */
-export async function buildBundle(root) {
-  const { build } = await import('esbuild');
+export async function buildBundle(root, stamp = Date.now()) {
   const layout = await import(pathToFileURL(join(root, 'dist/strategy/framework-layout.js')).href);
   const entryPoints = {
     main: join(root, 'dist/cli/main.js'),
@@ -119,7 +111,9 @@ export async function buildBundle(root) {
     entryPoints[out.replace(/\.js$/, '')] = join(root, 'dist', `${source}.js`);
   for (const [specifier, out] of Object.entries(layout.BUNDLE_PACKAGE_ENTRIES))
     entryPoints[out.replace(/\.js$/, '')] = `${VENDOR}:${specifier}`;
-  const outdir = join(root, 'dist/bundle');
+  const dist = join(root, 'dist');
+  const name = newFolderName(stamp);
+  const outdir = makeFolder(dist, name);
   const options = (external) => ({
     entryPoints,
     absWorkingDir: root,
@@ -145,6 +139,17 @@ export async function buildBundle(root) {
       js: "import { createRequire as __tiqsCreateRequire } from 'node:module';\nconst require = __tiqsCreateRequire(import.meta.url);",
     },
   });
+  try {
+    return await buildInto(root, options, { outdir, dist, folder: name, stamp });
+  } catch (err) {
+    rmSync(outdir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The two esbuild passes into `outdir`, then the folder made current. */
+async function buildInto(root, options, { outdir, dist, folder, stamp }) {
+  const { build } = await import('esbuild');
   // First pass, to a throwaway result: which packages are bound to their location.
   const probe = await build({ ...options(ALWAYS_EXTERNAL), write: false });
   const external = new Set(ALWAYS_EXTERNAL);
@@ -164,10 +169,11 @@ export async function buildBundle(root) {
   for (const kept of ['rxjs', 'zod'])
     if (external.has(kept)) throw new Error(`build-bundle: ${kept} must be bundled`);
   const result = await build(options([...external]));
-  dropStale(root, outdir, result.metafile.outputs);
   writeFileSync(
     join(outdir, 'bundle-info.json'),
     `${JSON.stringify({ external: [...external].sort(), outputs: Object.keys(result.metafile.outputs).length }, null, 1)}\n`,
   );
-  return { external: [...external].sort() };
+  publish(dist, folder, stamp);
+  const removed = retireOld(dist, folder);
+  return { external: [...external].sort(), folder, removed };
 }

@@ -9,11 +9,13 @@
 // A lock whose process is gone (a build stopped by Ctrl-C) is taken over at once.
 // --force builds from scratch (dist/ removed first), so outputs of deleted sources and a
 // partial dist/ never survive `npm run build`.
-// After tsc, the CLI's bundle dist/bundle/ is built from dist/ (scripts/build-bundle.mjs),
-// and rebuilt alone when it is older than dist/, its build script or the installed
-// packages (node_modules/.package-lock.json). A bundle that fails to build is left
-// unstamped, so bin/tiqs-runner.js runs dist/cli/main.js: one warning, never a failed
-// install (the bundle only makes the start faster; test/cli/bundled-cli.test.ts fails).
+// After tsc, the CLI's bundle is built from dist/ into a new folder dist/bundle-<id>/
+// (scripts/build-bundle.mjs), named current by dist/bundle-current, and rebuilt alone when
+// it is older than dist/, its build script or the installed packages
+// (node_modules/.package-lock.json). A bundle that fails to build is not made current, so
+// bin/tiqs-runner.js runs dist/cli/main.js: one warning, never a failed install (the
+// bundle only makes the start faster; test/cli/bundled-cli.test.ts fails). Earlier bundle
+// folders survive even --force: a running process may still load from its own.
 import { spawnSync } from 'node:child_process';
 import {
   mkdirSync,
@@ -29,7 +31,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const bundleStamp = join(root, 'dist', 'bundle', '.build-stamp');
+// The current bundle folder's name; its mtime is that build's start (scripts/bundle-folders.mjs).
+const bundleStamp = join(root, 'dist', 'bundle-current');
 const lock = join(root, 'dist.lock');
 const LOCK_WAIT_MS = 10 * 60_000;
 const force = process.argv.includes('--force');
@@ -71,23 +74,36 @@ const bundleFresh = () =>
     mtime(join(root, 'node_modules', '.package-lock.json')),
   );
 
-/** Builds dist/bundle/ and stamps it with the build's start; a failure is one warning. */
+/**
+ * Builds a new bundle folder, made current (dist/bundle-current) stamped with the build's
+ * start; a failure is one warning. The pointer goes first: a bundle built from an older
+ * dist/ is never started once this build of dist/ has begun.
+ */
 async function bundle() {
   const started = Date.now();
   rmSync(bundleStamp, { force: true });
   try {
     const { buildBundle } = await import('./build-bundle.mjs');
-    const { external } = await buildBundle(root);
-    writeFileSync(bundleStamp, `${new Date(started).toISOString()}\n`);
-    utimesSync(bundleStamp, started / 1000, started / 1000);
+    const { external, folder, removed } = await buildBundle(root, started);
     console.log(
-      `ensure-build: dist/bundle/ built in ${((Date.now() - started) / 1000).toFixed(1)} s (${external.length} packages left external: dist/bundle/bundle-info.json)`,
+      `ensure-build: dist/${folder}/ built in ${((Date.now() - started) / 1000).toFixed(1)} s (${external.length} packages left external: dist/${folder}/bundle-info.json${removed.length > 0 ? `; removed ${removed.length} old build(s)` : ''})`,
     );
   } catch (err) {
-    console.warn(
-      `ensure-build: dist/bundle/ not built (${err?.message ?? err}); the CLI runs dist/`,
-    );
+    console.warn(`ensure-build: bundle not built (${err?.message ?? err}); the CLI runs dist/`);
   }
+}
+
+/** Empties dist/ for a build from scratch, but for the bundle folders (see above). */
+function cleanDist() {
+  let names = [];
+  try {
+    names = readdirSync(join(root, 'dist'));
+  } catch {
+    return;
+  }
+  for (const name of names)
+    if (!/^bundle(?:-|$)/.test(name) || name === 'bundle-current')
+      rmSync(join(root, 'dist', name), { recursive: true, force: true });
 }
 
 /** Whether the process that holds the lock is still running (unknown counts as running). */
@@ -147,7 +163,7 @@ if (force || !fresh() || !bundleFresh()) {
       if (!bundleFresh()) await bundle();
     } else {
       const started = Date.now();
-      if (force) rmSync(join(root, 'dist'), { recursive: true, force: true });
+      if (force) cleanDist();
       const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
       const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
         cwd: root,

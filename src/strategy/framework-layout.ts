@@ -1,25 +1,25 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * How the running framework was loaded: as its TypeScript sources (vitest, tsx), as the
- * compiled modules of `dist/`, or as the CLI's build-time bundle in `dist/bundle/`
- * (scripts/build-bundle.mjs), where rxjs and zod are bundled in too.
+ * compiled modules of `dist/`, or as the CLI's build-time bundle in a `dist/bundle-<id>/`
+ * folder (scripts/build-bundle.mjs), where rxjs and zod are bundled in too.
  */
 export type FrameworkForm = 'source' | 'compiled' | 'bundle';
 
 /**
  * This module's own URL: `src/strategy/framework-layout.ts`, `dist/strategy/…js`, or a
- * chunk of the flat `dist/bundle/` folder. All three sit two folders below the runner's
- * root, which is why the bundle is flat.
+ * chunk of a flat `dist/bundle-<id>/` folder. All three sit two folders below the
+ * runner's root, which is why each bundle folder is flat.
  */
 const HERE = import.meta.url;
 
 /** The form the framework runs in (see {@link FrameworkForm}). */
 export const FRAMEWORK_FORM: FrameworkForm = !HERE.endsWith('.js')
   ? 'source'
-  : /\/dist\/bundle\/[^/]+\.js$/.test(HERE)
+  : /\/dist\/bundle(?:-[0-9a-z-]+)?\/[^/]+\.js$/.test(HERE)
     ? 'bundle'
     : 'compiled';
 
@@ -32,8 +32,24 @@ export const RUNNER_ROOT = fileURLToPath(RUNNER_ROOT_URL).replace(/\/$/, '');
 /** The compiled framework's folder (`dist/`), whatever form runs. */
 export const DIST_URL = `${RUNNER_ROOT_URL}dist/`;
 
-/** The bundle's folder (`dist/bundle/`). */
-export const BUNDLE_URL = `${DIST_URL}bundle/`;
+/**
+ * The bundle's folder (trailing slash): run from a bundle, the folder this process was
+ * started from, which no later build rewrites (a rebuild goes to a new folder, see
+ * scripts/bundle-folders.mjs); otherwise the current build's, as `dist/bundle-current`
+ * names it (or `dist/bundle/` when none is built).
+ */
+export const BUNDLE_URL =
+  FRAMEWORK_FORM === 'bundle' ? new URL('./', HERE).href : `${DIST_URL}${currentBundle()}/`;
+
+/** The current build's folder name in `dist/` (see {@link BUNDLE_URL}). */
+function currentBundle(): string {
+  try {
+    const name = readFileSync(new URL('bundle-current', DIST_URL), 'utf8').trim();
+    return /^bundle-[0-9a-z-]+$/.test(name) ? name : 'bundle';
+  } catch {
+    return 'bundle';
+  }
+}
 
 /**
  * The framework modules that are entry files of the bundle, by their path below `src/`

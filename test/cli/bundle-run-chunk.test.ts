@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 
 // Cold start (issue 13): `run` loads the ops packages (grammy with its fetch polyfills,
 // prom-client, hono) only when Telegram, metrics or the dashboard are configured. In the
-// CLI's bundle (dist/bundle/, built with dist/ by the global setup) that means the `run`
+// CLI's bundle (dist/bundle-<id>/, built with dist/ by the global setup) that means the `run`
 // command's chunk and every chunk it imports statically hold none of their code: they
 // come in by dynamic import() only.
-const bundleDir = resolve('dist/bundle');
+// The current build's folder (scripts/bundle-folders.mjs).
+const bundleDir = resolve('dist', readFileSync('dist/bundle-current', 'utf8').trim());
 const STATIC_IMPORT = /^(?:import|export)\s[^;]*?from\s*"(\.\/[^"]+)"|^import\s*"(\.\/[^"]+)"/gm;
 const DYNAMIC_IMPORT = /import\("(\.\/[^"]+)"\)/g;
 const OPS_PACKAGES = /node_modules\/(grammy|prom-client|hono|@hono\/node-server|node-fetch)\//;

@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The CLI as `npm start` runs it: bin/tiqs-runner.js, which runs the bundle (dist/bundle/,
-// built with dist/ by the global setup). A strategy must get the bundle's instances of
+// The CLI as `npm start` runs it: bin/tiqs-runner.js, which runs the bundle (the folder
+// dist/bundle-current names, built with dist/ by the global setup). A strategy must get the bundle's instances of
 // the framework, rxjs and zod, however it is loaded: from the strategy cache (esbuild),
 // by tsx (cache off), or as JavaScript through the strategy module hooks. The probe
 // imports the bundle's entry files by path to compare, and writes what it saw to a file.
 const root = resolve('.');
-const bundle = (file: string) => JSON.stringify(join(root, 'dist/bundle', file));
+/** The current build's folder, as bin/tiqs-runner.js finds it. */
+const current = readFileSync(join(root, 'dist/bundle-current'), 'utf8').trim();
+const bundle = (file: string) => JSON.stringify(join(root, 'dist', current, file));
 
 const PROBE_IMPORTS = [
   `import { defineStrategy, TradingCalendar, z } from ${JSON.stringify(join(root, 'src/index.ts'))};`,
@@ -19,7 +21,7 @@ const PROBE_IMPORTS = [
   "import { EMPTY, Observable } from 'rxjs';",
   "import { map } from 'rxjs/operators';",
   "import { z as zod } from 'zod';",
-  "import { writeFileSync } from 'node:fs';",
+  "import { existsSync, writeFileSync } from 'node:fs';",
   `import * as bundled from ${bundle('index.js')};`,
   `import * as bundledBacktest from ${bundle('backtest.js')};`,
   `import * as bundledRxjs from ${bundle('vendor-rxjs.js')};`,
@@ -34,6 +36,8 @@ const PROBE_BODY = [
   '  rxjs: Observable === bundledRxjs.Observable,',
   '  operators: map === bundledOperators.map && map === bundledRxjs.map,',
   '  zod: z === bundledZod.z && zod === bundledZod.z,',
+  // The CLI holds the folder it runs from, so no later build removes it under it.
+  `  held: existsSync(${JSON.stringify(join(root, 'dist', current, '.holders'))} + "/" + process.pid),`,
   '}));',
   "export default defineStrategy({ name: 'probe', params: z.object({}), setup: () => EMPTY });",
 ];
@@ -51,6 +55,7 @@ function validate(dir: string, module: string, env: NodeJS.ProcessEnv) {
 }
 
 const ALL_SHARED = {
+  held: true,
   source: true,
   package: true,
   backtest: true,
@@ -62,7 +67,8 @@ const ALL_SHARED = {
 describe('the bundled CLI loading strategies', () => {
   it('is what bin/tiqs-runner.js runs: the bundle is built and stamped after dist/', () => {
     const stamp = (path: string) => statSync(join(root, path)).mtimeMs;
-    expect(stamp('dist/bundle/.build-stamp')).toBeGreaterThanOrEqual(stamp('dist/.build-stamp'));
+    expect(stamp('dist/bundle-current')).toBeGreaterThanOrEqual(stamp('dist/.build-stamp'));
+    expect(current).toMatch(/^bundle-[0-9a-z]+-\d+$/);
   });
 
   it.each([
@@ -84,7 +90,7 @@ describe('the bundled CLI loading strategies', () => {
     expect(validate(dir, module, env).seen).toEqual(ALL_SHARED);
   });
 
-  it('boots sweep threads from the bundle (dist/bundle/sweep-worker.js)', () => {
+  it('boots sweep threads from the bundle (dist/<current>/sweep-worker.js)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tr-bundle-'));
     const spec = join(dir, 'orb.yaml');
     writeFileSync(
@@ -128,6 +134,7 @@ describe('the bundled CLI loading strategies', () => {
     });
     expect(off.code).toBe(0);
     expect(off.seen).toEqual({
+      held: false,
       source: false,
       package: false,
       backtest: false,
