@@ -68,6 +68,25 @@ describe('tiqs-runner worker: usage', () => {
     expect(stderr).toMatch(/--data-dir .*no-such-shared-folder: no such folder here/);
   });
 
+  it('needs --queue or $TIQS_QUEUE', async () => {
+    const saved = process.env.TIQS_QUEUE;
+    delete process.env.TIQS_QUEUE;
+    try {
+      const { code, stderr } = await runCli('worker');
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/--queue URL \(or \$TIQS_QUEUE\) is required/);
+    } finally {
+      if (saved !== undefined) process.env.TIQS_QUEUE = saved;
+    }
+  });
+
+  it('exits 4 (unavailable) at start when the queue’s Redis cannot be reached, the password masked', async () => {
+    const { code, stderr } = await runCli('worker', '--queue', 'redis://:s3cret@127.0.0.1:1');
+    expect(code).toBe(4);
+    expect(stderr).toMatch(/redis:\/\/:\*\*\*@127\.0\.0\.1:1 cannot be reached \(.*ECONNREFUSED/);
+    expect(stderr).not.toContain('s3cret');
+  });
+
   it('refuses --concurrency 0', async () => {
     const { code, stderr } = await runCli(
       'worker',
@@ -186,6 +205,40 @@ describeWithRedis('tiqs-runner worker (child process, real redis-server)', () =>
     expect(await queue.getJobState(id)).toBe('waiting');
     await queue.remove(id);
   }, 60_000);
+
+  it('reads the URL from $TIQS_QUEUE when --queue is absent (no password on argv)', async () => {
+    const child = spawnRunner(['worker', '--concurrency', '1'], { TIQS_QUEUE: redis.url });
+    const started = parsed(
+      await child.waitForLine(msg(/^worker .* started$/), 15_000, 'the start line'),
+    );
+    expect(started).toMatchObject({ queue: redis.url, pid: child.pid });
+    child.signal('SIGTERM');
+    const exit = await waitForExit(child, 15_000);
+    expect(exit, JSON.stringify(exit) + child.lines.join('\n') + child.stderr()).toMatchObject({
+      code: 0,
+    });
+  });
+
+  it('a wrong password: exit 4 at start, a redacted message, no crash dump with AUTH’s args', async () => {
+    const guarded = await startRedis();
+    try {
+      const admin = new Redis(guarded.url);
+      await admin.config('SET', 'requirepass', 'Hunter2Secret');
+      admin.disconnect();
+      const url = guarded.url.replace('redis://', 'redis://:WrongSecretPW@');
+      const child = spawnRunner(['worker', '--concurrency', '1'], { TIQS_QUEUE: url });
+      const exit = await waitForExit(child, 20_000);
+      expect(exit).toMatchObject({ code: 4, signal: null });
+      expect(child.stderr()).toMatch(
+        /redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ refused this worker's credentials \(WRONGPASS\)/,
+      );
+      expect(child.stderr() + child.lines.join('\n')).not.toMatch(
+        /WrongSecretPW|Hunter2|ReplyError/,
+      );
+    } finally {
+      await guarded.stop();
+    }
+  }, 40_000);
 
   it('rides out a Redis restart: one line when lost, one when back, still stops cleanly', async () => {
     const { child } = await startWorker();
