@@ -24,7 +24,10 @@ import { RecordingError } from './recording-error.ts';
  *
  * Memory is reused: each chunk is copied (after what was held back) into one of two
  * buffers in turn, so a chunk's own buffer is free again once the next is asked for, and
- * a block is valid until the block after the next one is asked for. Whoever keeps a
+ * a block is valid until the next block is asked for, no longer: an instant that spans
+ * several chunks joins into both buffers in turn before it can be handed out, the one
+ * the previous block lies in too (so no look-ahead may keep a block while asking for
+ * the next). Whoever keeps a
  * record longer copies it (`ReplayMarket`'s catch-up does). Fresh buffers for every
  * chunk were ~250 MB of 64 KiB allocations on 30 days, which the C allocator kept as
  * ~12 MiB of resident memory (issue 13).
