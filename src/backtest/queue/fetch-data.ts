@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataFile } from './queue-protocol.ts';
 
@@ -85,6 +85,9 @@ async function cacheBlob(file: DataFile, store: DataStore, blobs: string): Promi
   await once(target, async () => {
     if ((await sizeOf(target)) === file.size) return;
     await store.get(file.sha256, target); // verified, written to a temp file, renamed in
+    // Read-only once verified: the trees hard-link it, so a write into a tree's file would
+    // change the cached blob that later jobs trust by its size.
+    await chmod(target, 0o444);
   });
 }
 

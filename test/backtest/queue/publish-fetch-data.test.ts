@@ -84,6 +84,10 @@ describeWithRedis('publishData and fetchData over the blob store', () => {
     // Hard links to the cached blobs, not copies.
     expect(statSync(join(tree, 'meta.json')).nlink).toBe(2);
     expect((await store.stats()).downloads).toBe(3);
+    // Verified blobs are read-only (and so their trees' links): nothing writes into them.
+    for (const file of files)
+      expect(statSync(join(cache, 'blobs', file.sha256)).mode & 0o777).toBe(0o444);
+    expect(statSync(join(tree, 'meta.json')).mode & 0o777).toBe(0o444);
 
     // Later jobs and sweeps on the same data fetch nothing.
     expect(await fetchData(files, store, cache)).toBe(tree);
