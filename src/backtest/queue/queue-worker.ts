@@ -21,7 +21,7 @@ const RELEASE_MS = 5_000;
  * worker deaths (or two Redis hangs past the lock), as its 3 attempts survive two crashes.
  * BullMQ's default (1) fails it at the second.
  */
-export const DEFAULT_MAX_STALLED = 2;
+const DEFAULT_MAX_STALLED = 2;
 
 /** Options of {@link QueueWorker.start}. */
 export interface QueueWorkerOptions
