@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Journal, JournalEntry, JournalSnapshot } from './journal.ts';
+import { JournalLock } from './journal-lock.ts';
 import { readSnapshot } from './journal-reader.ts';
 import { PresendLog } from './presend-log.ts';
 import type { TrackedOrder } from './tracked-order.ts';
@@ -113,12 +114,17 @@ export class SqliteJournal implements Journal {
   /** Absent in memory and with `synchronous: 'full'`: rows go to SQLite before the send. */
   private readonly presend: PresendLog | undefined;
   private readonly putOrderIfNew: Database.Statement;
+  /** Absent in memory: one writing process per journal file (see {@link JournalLock}). */
+  private readonly lock: JournalLock | undefined;
 
   constructor(
     readonly path: string,
     options: SqliteJournalOptions = {},
   ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.lock = path === ':memory:' ? undefined : new JournalLock(path);
+    // Before anything is read or folded: a second bot on this file is refused here.
+    this.lock?.acquire();
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // WAL with NORMAL sync: a commit survives a process crash (kill -9) as soon as the
@@ -333,5 +339,6 @@ export class SqliteJournal implements Journal {
     // lost, the WAL is durable and folded in when the last connection closes.)
     this.db.pragma('wal_checkpoint(PASSIVE)');
     this.db.close();
+    this.lock?.release();
   }
 }

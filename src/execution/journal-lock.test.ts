@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JournalLockedError } from './journal-lock.ts';
+import { SqliteJournal } from './sqlite-journal.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function journalPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-lock-'));
+  dirs.push(dir);
+  return join(dir, 'journal.sqlite');
+}
+
+/** A pid no process has: one that ran and exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  const pid = child.pid ?? 0;
+  await new Promise((r) => child.on('exit', r));
+  return pid;
+}
+
+describe('SqliteJournal: one writing process per journal (review 13 N2)', () => {
+  it('refuses a journal another live process writes, with its pid', () => {
+    // Checked to fail: without the lock the second journal opens (and would fold and
+    // truncate the other's pre-send log).
+    const path = journalPath();
+    // The process that started this test runner: alive, and not this one.
+    writeFileSync(`${path}.lock`, String(process.ppid));
+    let caught: unknown;
+    try {
+      new SqliteJournal(path).close();
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(JournalLockedError);
+    expect((caught as JournalLockedError).pid).toBe(process.ppid);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('takes over the lock of a killed process, holds it while open and gives it up at close', async () => {
+    const path = journalPath();
+    writeFileSync(`${path}.lock`, String(await deadPid()));
+    const journal = new SqliteJournal(path);
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.pid));
+    // Reopened in this same process (a restart in tests): taken over, not refused.
+    const again = new SqliteJournal(path);
+    again.close();
+    journal.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+});
