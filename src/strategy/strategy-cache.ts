@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
 // Types only: checking the cache loads no compiler.
 import type { BuildOptions } from 'esbuild';
-import { FRAMEWORK_FORM, RUNNER_ROOT } from './framework-layout.ts';
+import { BUNDLE_URL, FRAMEWORK_FORM, RUNNER_ROOT } from './framework-layout.ts';
 import { installedAt } from './preload-packages.ts';
 
 /** Bumped when the cache's layout or the compiled output's shape changes. */
@@ -83,7 +83,7 @@ let esbuildVersion: string | undefined;
 /**
  * What every manifest must match: the cache format, esbuild's version, the runner's
  * folder, and the framework's form (compiled files import `dist/` modules, or the
- * bundle's entries when the CLI runs from `dist/bundle/`).
+ * bundle's entries when the CLI runs from a `dist/bundle-<id>/` folder: that folder).
  */
 export function cacheKey(): string {
   esbuildVersion ??= (
@@ -91,7 +91,10 @@ export function cacheKey(): string {
       version: string;
     }
   ).version;
-  return `${CACHE_FORMAT}:${esbuildVersion}:${RUNNER_ROOT}:${FRAMEWORK_FORM}`;
+  // From the bundle, compiled files import its entries by their folder's URL, and each
+  // build has a folder of its own (scripts/bundle-folders.mjs): a rebuild is a miss.
+  const form = FRAMEWORK_FORM === 'bundle' ? `bundle@${BUNDLE_URL}` : FRAMEWORK_FORM;
+  return `${CACHE_FORMAT}:${esbuildVersion}:${RUNNER_ROOT}:${form}`;
 }
 
 /** The tsconfig.json nearest to `dir`, the one esbuild compiles that folder's files by. */
