@@ -111,6 +111,23 @@ export function parseInstrumentMaster(
       cause: err,
     });
   }
+  return readInstrumentMasterRecords(
+    rows.map(({ record, info }) => ({ record, line: info.lines })),
+    format,
+  );
+}
+
+/**
+ * Reads an instrument master already split into records (the header first), each with
+ * its 1-based line: {@link parseInstrumentMaster} after the CSV parse, or the embedded
+ * simulator's rows as it would write them, without the text round trip.
+ *
+ * @throws {InstrumentMasterFormatError} for a header row missing a required column.
+ */
+export function readInstrumentMasterRecords(
+  rows: readonly { record: readonly string[]; line: number }[],
+  format: InstrumentMasterFormat,
+): ParsedInstrumentMaster {
   const headers = rows[0]?.record ?? [];
   const { columns } = format;
   const index = (name: string): number => headers.indexOf(name);
@@ -119,7 +136,7 @@ export function parseInstrumentMaster(
     const wanted = missing.map((k) => `${k} ("${columns[k]}")`).join(', ');
     throw new InstrumentMasterFormatError(
       `instrument master: no column for ${wanted}; headers seen: ${headers.length > 0 ? headers.join(', ') : '(none)'}. Set instruments.columns in the config to the names the service uses`,
-      headers,
+      [...headers],
     );
   }
   const at = Object.fromEntries(
@@ -127,7 +144,7 @@ export function parseInstrumentMaster(
   ) as Record<keyof InstrumentMasterColumns, number>;
   const out: ParsedInstrumentMaster = { instruments: [], skipped: [], otherExchanges: 0 };
   for (let i = 1; i < rows.length; i++) {
-    const { record: row, info } = rows[i] ?? { record: [], info: { lines: 0 } };
+    const { record: row, line } = rows[i] ?? { record: [], line: 0 };
     const cell = (key: keyof InstrumentMasterColumns): string =>
       at[key] < 0 ? '' : (row[at[key]] ?? '');
     const exchange = EXCHANGES.find((e) => e === cell('exchange').toUpperCase());
@@ -137,7 +154,7 @@ export function parseInstrumentMaster(
     }
     const read = readRow(cell, exchange, format);
     // The parser's line, not the row index: empty lines are skipped and quoted fields may span lines.
-    if (typeof read === 'string') out.skipped.push({ line: info.lines, reason: read });
+    if (typeof read === 'string') out.skipped.push({ line, reason: read });
     else out.instruments.push(read);
   }
   return out;

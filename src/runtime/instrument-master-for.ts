@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { readInstrumentMasterRecords } from '../api/instrument-master-csv.ts';
 import { requestDeadline } from '../api/request-deadline.ts';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import { instrumentMasterSourceKey } from '../market-data/instruments/instrument-master-source-key.ts';
@@ -23,7 +24,7 @@ export class InstrumentMasterUnavailableError extends Error {
  */
 export function instrumentMasterFor(
   parts: Pick<ModeParts, 'clock' | 'networkClock' | 'quoteSource' | 'stateDir'> &
-    Partial<Pick<ModeParts, 'recorder'>>,
+    Partial<Pick<ModeParts, 'recorder' | 'embeddedInstrumentMaster'>>,
   config: RunnerConfig,
   logger: Logger,
 ): InstrumentMasterStore {
@@ -32,6 +33,16 @@ export function instrumentMasterFor(
   return new InstrumentMasterStore({
     clock: parts.clock,
     fetchCsv: async (signal) => {
+      // The embedded simulator's rows, read in-process: the same rows `GET /all` would
+      // give, through the same reader, without writing and parsing the CSV between.
+      const embedded = parts.embeddedInstrumentMaster?.();
+      if (embedded !== undefined) {
+        const rows = embedded.records.map((record, i) => ({ record, line: i + 1 }));
+        return {
+          text: embedded.text,
+          parsed: readInstrumentMasterRecords(rows, { columns, tickUnit, strikeUnit }),
+        };
+      }
       if (source.instrumentMaster === undefined) {
         throw new Error('the market-data source serves no instrument master');
       }

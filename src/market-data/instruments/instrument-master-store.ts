@@ -29,8 +29,11 @@ export interface InstrumentMasterStatus {
 /** Options of {@link InstrumentMasterStore}. */
 export interface InstrumentMasterStoreOptions {
   clock: Clock;
-  /** The master's CSV text (`GET /all`, or a recording's copy). */
-  fetchCsv(signal?: AbortSignal): Promise<string>;
+  /**
+   * The master's CSV text (`GET /all`, or a recording's copy), or the text with its rows
+   * already read (the embedded simulator's, which need not be parsed again).
+   */
+  fetchCsv(signal?: AbortSignal): Promise<string | ReadMaster>;
   format: InstrumentMasterFormat;
   /** Folder of the daily cache (`instruments-<source>-YYYY-MM-DD.csv`); none: no cache. */
   cacheDir?: string | undefined;
@@ -49,7 +52,7 @@ export interface InstrumentMasterStoreOptions {
 }
 
 /** A master's text and what was read from it. */
-interface ReadMaster {
+export interface ReadMaster {
   text: string;
   parsed: ParsedInstrumentMaster;
 }
@@ -140,8 +143,9 @@ export class InstrumentMasterStore implements InstrumentLookup {
     if (cached !== undefined) return this.use(cached, { origin: 'cache', day });
     let problem: string;
     try {
-      const text = await this.options.fetchCsv(signal);
-      const parsed = this.parse(text);
+      const fetched = await this.options.fetchCsv(signal);
+      const { text, parsed } =
+        typeof fetched === 'string' ? { text: fetched, parsed: this.parse(fetched) } : fetched;
       if (parsed.instruments.length === 0) throw new Error(emptyMasterProblem(parsed));
       if (cacheDir !== undefined) await this.writeCache(cacheDir, day, text);
       return this.use({ text, parsed }, { origin: 'service', day });

@@ -110,6 +110,11 @@ export async function connectHttpVenue(input: ModeInput): Promise<HttpVenue> {
       client,
       sessions,
       stateDir,
+      ...(embedded === undefined
+        ? {}
+        : {
+            embeddedInstrumentMaster: embedded.instrumentMaster,
+          }),
       ...(options.observer === undefined ? {} : { observer: options.observer }),
       setCredentials: (credentials) => {
         client.setCredentials(credentials);

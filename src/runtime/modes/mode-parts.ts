@@ -83,6 +83,11 @@ export interface ModeParts {
   candleHistory?: CandleHistory;
   /** The state folder, for caches (the instrument master's); none in a backtest. */
   stateDir?: string;
+  /**
+   * The embedded simulator's instrument master as records (header first) and CSV text,
+   * read in-process instead of through `GET /all` and a CSV parse; none otherwise.
+   */
+  embeddedInstrumentMaster?: () => { records: string[][]; text: string };
   /** Tells the venue an instrument's lot and tick before an order in it (paper fills need them). */
   describe(instrument: Instrument): void;
   /** Hands new credentials to whatever talks to the service (nothing in a replay). */

@@ -56,7 +56,19 @@ function row(i: SimInstrument): string[] {
  * ```
  */
 export function instrumentMasterFile(universe: InstrumentUniverse): string {
+  return instrumentMasterTable(universe).text;
+}
+
+/**
+ * The master's records (the header first, one line each) and the CSV text they make:
+ * the embedded simulator's bot reads the records directly instead of parsing the text.
+ */
+export function instrumentMasterTable(universe: InstrumentUniverse): {
+  records: string[][];
+  text: string;
+} {
   const all = [...universe.all()].sort((a, b) => a.token - b.token);
-  const lines = [SIM_MASTER_HEADERS.join(','), ...all.map((i) => row(i).map(field).join(','))];
-  return `${lines.join('\n')}\n`;
+  const records = [[...SIM_MASTER_HEADERS], ...all.map(row)];
+  const lines = records.map((r) => r.map(field).join(','));
+  return { records, text: `${lines.join('\n')}\n` };
 }
