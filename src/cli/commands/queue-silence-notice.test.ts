@@ -25,6 +25,7 @@ describe('SilenceNotice', () => {
 
   it('the bar names Redis while it is silent', () => {
     expect(silenceNote(0)).toBeUndefined();
+    expect(silenceNote(4_999)).toBeUndefined();
     expect(silenceNote(12_400)).toBe('Redis not answering for 12 s');
   });
 });

@@ -47,9 +47,12 @@ export class SilenceNotice {
   }
 }
 
-/** The bar's note while Redis does not answer (undefined while it does). */
+/** Silence shorter than this is not shown in the bar (the first PING may beat the connect). */
+const NOTE_MS = 5_000;
+
+/** The bar's note while Redis does not answer (undefined while it does, or for under 5 s). */
 export function silenceNote(silentMs: number): string | undefined {
-  return silentMs <= 0 ? undefined : `Redis not answering for ${seconds(silentMs)} s`;
+  return silentMs < NOTE_MS ? undefined : `Redis not answering for ${seconds(silentMs)} s`;
 }
 
 function seconds(ms: number): number {
