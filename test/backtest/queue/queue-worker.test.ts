@@ -226,11 +226,12 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
     await cleanUp(job.id);
   }, 30_000);
 
-  it('a strategy missing from this checkout hands jobs back; 3 in a row pause the worker', async () => {
+  it('a strategy missing from this checkout hands jobs back; 3 in a row pause the worker, which resumes', async () => {
     const { lines } = startWorker('test-host:8', {
       codeVersionOf: () => {
         throw new CodeVersionError('strategies/gone.ts: cannot read its strategies’ sources');
       },
+      handBackPauseMs: 1_000,
     });
     const jobs = [
       await submit({ 'probe.holdMs': 0 }),
@@ -249,8 +250,11 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
     expect(lines.find((l) => String(l.msg).startsWith('worker paused'))?.msg).toMatch(
       /cannot build the job's strategies.*update this checkout/,
     );
+    // The pause ends by itself: the jobs, due again, are handed back again, and so paused again.
+    const paused = () => lines.filter((l) => String(l.msg).startsWith('worker paused')).length;
+    await until('a second pause', () => paused() === 2, 25_000);
     await cleanUp(...jobs.map((j) => j.id));
-  }, 30_000);
+  }, 45_000);
 
   it('a --data-dir job on a worker without --data-dir: run from the blob store when it holds the files, else handed back', async () => {
     const { lines } = startWorker('test-host:9');
