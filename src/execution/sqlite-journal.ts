@@ -1,16 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { Journal, JournalEntry, JournalSnapshot } from './journal.ts';
+import { JournalCheckpointer } from './journal-checkpointer.ts';
 import { JournalLock } from './journal-lock.ts';
 import { readSnapshot } from './journal-reader.ts';
 import { PresendLog } from './presend-log.ts';
 import type { TrackedOrder } from './tracked-order.ts';
-
-const require = createRequire(import.meta.url);
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS orders (
@@ -66,25 +63,6 @@ export interface SqliteJournalOptions {
 }
 
 /**
- * The checkpointer thread: its own connection to the same file, so a checkpoint's page
- * copying and fsync (tens of ms once the day's WAL has grown) never stall the event loop
- * that places orders. WAL lets a PASSIVE checkpoint run beside the writer.
- */
-const CHECKPOINTER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path);
-parentPort.on('message', () => {
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ ok: true });
-  } catch (err) {
-    parentPort.postMessage({ ok: false, message: String(err && err.message) });
-  }
-});
-`;
-
-/**
  * The journal in SQLite (better-sqlite3): synchronous writes in WAL mode with
  * `synchronous = NORMAL`. A write is in the operating system's hands when the call
  * returns, so "persisted before it is sent" holds across a process crash (kill -9, an
@@ -99,15 +77,8 @@ export class SqliteJournal implements Journal {
   private readonly putEvent: Database.Statement;
   /** One transaction: a fill already there aborts the whole entry. */
   private readonly write: (entry: JournalEntry) => boolean;
-  /** Started by the first {@link checkpoint}; absent for an in-memory journal. */
-  private checkpointer: Worker | undefined;
-  private checkpointing = false;
-  /**
-   * The thread failed (could not start, or a checkpoint threw): checkpoints go back to this
-   * connection, as before the thread, so a failure surfaces to the caller instead of the
-   * WAL growing all session unseen, and no thread is restarted every poll.
-   */
-  private checkpointOnThread = true;
+  /** Runs checkpoints off the event loop (see {@link JournalCheckpointer}). */
+  private readonly checkpointer: JournalCheckpointer;
   private closed = false;
   /** New orders' rows, written to {@link presend} and not yet to SQLite (see {@link commitNew}). */
   private pending: OrderRow[] = [];
@@ -134,6 +105,9 @@ export class SqliteJournal implements Journal {
     // Checkpoints (which do fsync) run from {@link checkpoint}, on their own thread.
     this.db.pragma('wal_autocheckpoint = 0');
     this.db.exec(SCHEMA);
+    this.checkpointer = new JournalCheckpointer(path, () =>
+      this.db.pragma('wal_checkpoint(PASSIVE)'),
+    );
     // Positional parameters: binding by name costs a lookup per parameter on every write.
     this.putOrder = this.db.prepare(
       `INSERT INTO orders (tag, strategy_id, intent_id, order_id, status, updated_at, body)
@@ -296,35 +270,7 @@ export class SqliteJournal implements Journal {
     // Every row of the pre-send log is in SQLite once the pending ones are: it starts over.
     this.foldPending();
     this.presend?.clear();
-    if (!this.checkpointOnThread) {
-      this.db.pragma('wal_checkpoint(PASSIVE)');
-      return;
-    }
-    if (this.checkpointing) return;
-    if (this.checkpointer === undefined) {
-      const worker = new Worker(CHECKPOINTER, {
-        eval: true,
-        workerData: { path: this.path, driver: require.resolve('better-sqlite3') },
-      });
-      worker.on('message', (answer: { ok: boolean }) => {
-        this.checkpointing = false;
-        if (!answer.ok) this.dropThread();
-      });
-      worker.on('error', () => this.dropThread());
-      // Never what keeps the process alive.
-      worker.unref();
-      this.checkpointer = worker;
-    }
-    this.checkpointing = true;
-    this.checkpointer.postMessage('checkpoint');
-  }
-
-  /** Gives up the thread for good: later checkpoints run on this connection. */
-  private dropThread(): void {
-    void this.checkpointer?.terminate();
-    this.checkpointer = undefined;
-    this.checkpointing = false;
-    this.checkpointOnThread = false;
+    this.checkpointer.request();
   }
 
   close(): void {
@@ -332,8 +278,7 @@ export class SqliteJournal implements Journal {
     this.foldPending();
     this.presend?.close();
     this.closed = true;
-    void this.checkpointer?.terminate();
-    this.checkpointer = undefined;
+    this.checkpointer.stop();
     // The last checkpoint runs here, on this connection, before it closes. (If the thread
     // was mid-checkpoint, this PASSIVE one may find the WAL busy and do less: nothing is
     // lost, the WAL is durable and folded in when the last connection closes.)
