@@ -3,6 +3,7 @@ import { SessionError } from '../api/errors/session-error.ts';
 import type { OrderBookRecord } from '../api/schemas/order-records.ts';
 import type { PlaceIntent } from '../domain/intents.ts';
 import { istDayNumber } from '../domain/ist.ts';
+import type { OrderEvent } from '../domain/order-events.ts';
 import { ocoGroupOf } from './brackets/leg-ids.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exposureOf } from './exposure.ts';
@@ -159,7 +160,7 @@ export class Placements {
       });
       this.core.tracker.track(order);
       // The tag is in the journal before the request is sent: after a crash it is known.
-      this.core.submitted([order], submitted);
+      this.journalBeforeSend(order, [order], submitted);
     } else {
       order = again;
       const oldTag = order.tag;
@@ -173,7 +174,7 @@ export class Placements {
       order.placedAt = now;
       delete order.unknownSince;
       this.core.tracker.rekey(oldTag, order);
-      this.core.submitted([superseded, order], submitted);
+      this.journalBeforeSend(order, [superseded, order], submitted);
     }
     let sentAt = 0;
     if (observer !== undefined) {
@@ -204,6 +205,25 @@ export class Placements {
       order.status = 'rejected';
       if (err instanceof SessionError) order.sessionRefused = true;
       this.core.persist(order);
+      throw err;
+    }
+  }
+
+  /**
+   * Journals the rows before the send. A journal that could not write them (disk full, a
+   * short write) means the request is never sent: the order is final as `rejected` before
+   * the error goes on to become `OrderRejected`, so neither the tracker nor a restart
+   * takes it for a live order and places what the strategy was told was rejected.
+   */
+  private journalBeforeSend(
+    order: TrackedOrder,
+    rows: readonly TrackedOrder[],
+    submitted: OrderEvent,
+  ): void {
+    try {
+      this.core.submitted(rows, submitted);
+    } catch (err) {
+      order.status = 'rejected';
       throw err;
     }
   }
