@@ -297,7 +297,13 @@ export class QueueExecutor implements SweepExecutor {
         );
       }
       await this.#add(lost);
-    } catch {
+    } catch (err) {
+      // A command this Redis does not know never heals: say so instead of polling for ever.
+      if (err instanceof Error && /^ERR unknown command/i.test(err.message)) {
+        throw new Error(`the queue's Redis refused the submitter's poll: ${err.message}`, {
+          cause: err,
+        });
+      }
       // Redis unreachable or restarting: what was read stands; the next poll goes on.
     }
     return results;
@@ -305,9 +311,10 @@ export class QueueExecutor implements SweepExecutor {
 
   /**
    * The states of `ids` as far as the poll needs them (`completed`, `failed`, `active`,
-   * `unknown` for a job the queue lost, else `waiting`), read in one MULTI: a ZMSCORE on
-   * each finished set, the active list and an EXISTS per job, instead of BullMQ's
+   * `unknown` for a job the queue lost, else `waiting`), read in one MULTI: the active
+   * list, then per job a ZSCORE on each finished set and an EXISTS, instead of BullMQ's
    * getJobState (a script that walks every set) per job per second (review 17, N8).
+   * ZSCORE, not ZMSCORE: that needs Redis 6.2, and BullMQ runs on 5.
    */
   async #statesOf(ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
@@ -315,22 +322,23 @@ export class QueueExecutor implements SweepExecutor {
     const client = await q.client;
     // BullMQ types its client's MULTI narrowly; it is ioredis's.
     const multi = client.multi() as unknown as ChainableCommander;
-    multi.zmscore(q.toKey('completed'), ...ids);
-    multi.zmscore(q.toKey('failed'), ...ids);
     multi.lrange(q.toKey('active'), 0, -1);
-    for (const id of ids) multi.exists(q.toKey(id));
+    for (const id of ids) {
+      multi.zscore(q.toKey('completed'), id);
+      multi.zscore(q.toKey('failed'), id);
+      multi.exists(q.toKey(id));
+    }
     const replies = (await multi.exec()) ?? [];
     const failedReply = replies.find(([err]) => err !== null);
     if (failedReply !== undefined) throw failedReply[0];
     const value = (i: number): unknown => replies[i]?.[1];
-    const completed = value(0) as (string | null)[];
-    const failed = value(1) as (string | null)[];
-    const active = new Set(value(2) as string[]);
+    const active = new Set(value(0) as string[]);
     return ids.map((id, i) => {
-      if (completed[i] !== null) return 'completed';
-      if (failed[i] !== null) return 'failed';
+      const at = 1 + 3 * i;
+      if (value(at) !== null) return 'completed';
+      if (value(at + 1) !== null) return 'failed';
       if (active.has(id)) return 'active';
-      return value(3 + i) === 1 ? 'waiting' : 'unknown';
+      return value(at + 2) === 1 ? 'waiting' : 'unknown';
     });
   }
 
