@@ -70,6 +70,9 @@ export function checkBuildFresh(
   const src = join(root, 'src');
   if (!running.startsWith(dist + sep) || !existsSync(src)) return;
   const stamp = statSync(join(dist, '.build-stamp'), { throwIfNoEntry: false });
+  // An installed package (npm pack leaves the stamp out, and npm sets every file's mtime
+  // alike): its dist/ and src/ come from one pack, and nobody edits or builds it there.
+  if (stamp === undefined && root.split(sep).includes('node_modules')) return;
   if (stamp !== undefined && stamp.mtimeMs >= newestSource(src)) return;
   throw new StaleBuildError(
     `the compiled framework in ${dist} is older than its sources in ${src}: run \`npm run build\` (the code version names src/, so a stale build would run other code under its name)`,

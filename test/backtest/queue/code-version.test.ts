@@ -116,8 +116,8 @@ describe('codeVersion', () => {
 
 describe('checkBuildFresh', () => {
   /** A package folder: src/ with one source and one test, dist/ stamped at `stampAt` (s). */
-  function built(stampAt: number | undefined, sourceAt: number): string {
-    const root = temp('f1-build-');
+  function built(stampAt: number | undefined, sourceAt: number, under = ''): string {
+    const root = join(temp('f1-build-'), under);
     mkdirSync(join(root, 'src', 'x'), { recursive: true });
     mkdirSync(join(root, 'dist', 'bundle'), { recursive: true });
     writeFileSync(join(root, 'src', 'x', 'a.ts'), 'export const a = 1;\n');
@@ -147,6 +147,14 @@ describe('checkBuildFresh', () => {
       StaleBuildError,
     );
     expect(new StaleBuildError('x')).toBeInstanceOf(CodeVersionError);
+  });
+
+  it('passes an installed package, which ships no stamp (final review: npm-installed workers exited 3)', () => {
+    // Checked to fail: without the node_modules rule this threw StaleBuildError.
+    const installed = built(undefined, 1e9, join('node_modules', 'tiqs-runner'));
+    expect(() =>
+      checkBuildFresh(installed, join(installed, 'dist', 'cli', 'main.js')),
+    ).not.toThrow();
   });
 
   it('does not apply to code running from src/ (vitest)', () => {
