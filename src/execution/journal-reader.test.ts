@@ -3,37 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PlaceIntent } from '../domain/intents.ts';
 import { JournalReader } from './journal-reader.ts';
 import { SqliteJournal } from './sqlite-journal.ts';
-import { type TrackedOrder, trackedOrder } from './tracked-order.ts';
-import { toPlaceRequest } from './wire-order.ts';
+import { journalOrder } from './testing/engine-fixtures.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-function order(n: number): TrackedOrder {
-  const intent: PlaceIntent = {
-    kind: 'place',
-    id: `e${n}`,
-    instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
-    side: 'B',
-    quantity: 1,
-    orderType: 'MKT',
-    product: 'I',
-  };
-  const tag = `s1-${n}`;
-  return trackedOrder({
-    strategyId: 's1',
-    intentId: intent.id,
-    tag,
-    intent,
-    request: toPlaceRequest(intent, tag, false),
-    placedAt: 1_000 + n,
-  });
-}
 
 const sqliteTags = (path: string) => {
   const db = new Database(path, { readonly: true });
@@ -50,11 +27,11 @@ describe('JournalReader (tiqs-runner orders / positions beside a live bot)', () 
     dirs.push(dir);
     const path = join(dir, 'journal.sqlite');
     const bot = new SqliteJournal(path);
-    const one = order(1);
+    const one = journalOrder(1);
     bot.commitNew(one, 1_001);
     one.status = 'complete';
     bot.commit({ orders: [one], at: 1_002 });
-    bot.commitNew(order(2), 1_003);
+    bot.commitNew(journalOrder(2), 1_003);
     // The bot is still running: s1-1 is in SQLite, s1-2 in the pre-send log only (and s1-1
     // still there too, the log not yet emptied by a poll).
     const log = readFileSync(`${path}-presend`, 'utf8');

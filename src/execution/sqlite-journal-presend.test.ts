@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PlaceIntent } from '../domain/intents.ts';
 import { SqliteJournal } from './sqlite-journal.ts';
-import { type TrackedOrder, trackedOrder } from './tracked-order.ts';
-import { toPlaceRequest } from './wire-order.ts';
+import { journalOrder } from './testing/engine-fixtures.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,27 +15,6 @@ function journalPath(): string {
   const dir = mkdtempSync(join(tmpdir(), 'presend-'));
   dirs.push(dir);
   return join(dir, 'journal.sqlite');
-}
-
-function order(n: number): TrackedOrder {
-  const intent: PlaceIntent = {
-    kind: 'place',
-    id: `e${n}`,
-    instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
-    side: 'B',
-    quantity: 1,
-    orderType: 'MKT',
-    product: 'I',
-  };
-  const tag = `s1-${n}`;
-  return trackedOrder({
-    strategyId: 's1',
-    intentId: intent.id,
-    tag,
-    intent,
-    request: toPlaceRequest(intent, tag, false),
-    placedAt: 1_000 + n,
-  });
 }
 
 const sqliteRows = (path: string) => {
@@ -52,7 +29,7 @@ describe('SqliteJournal: a new order row before the send (the pre-send log)', ()
     // Checked to fail: with commitNew keeping the row in memory only, the restart finds nothing.
     const path = journalPath();
     const first = new SqliteJournal(path);
-    first.commitNew(order(1), 1_001);
+    first.commitNew(journalOrder(1), 1_001);
     // No close, no later write: the process is gone (kill -9) as the request leaves.
     const restarted = new SqliteJournal(path);
     expect(restarted.load().orders.map((o) => [o.tag, o.status])).toEqual([['s1-1', 'submitting']]);
@@ -63,9 +40,9 @@ describe('SqliteJournal: a new order row before the send (the pre-send log)', ()
     // Checked to fail: folding the pending rows after the entry's own puts s1-2 first.
     const path = journalPath();
     const journal = new SqliteJournal(path);
-    const one = order(1);
+    const one = journalOrder(1);
     journal.commitNew(one, 1_001);
-    journal.commitNew(order(2), 1_002);
+    journal.commitNew(journalOrder(2), 1_002);
     expect(sqliteRows(path)).toEqual([]);
     one.status = 'pending';
     journal.commit({ orders: [one], at: 1_003 });
@@ -80,7 +57,7 @@ describe('SqliteJournal: a new order row before the send (the pre-send log)', ()
     // Checked to fail: folding leftovers with the upsert turns s1-1 back to submitting.
     const path = journalPath();
     const journal = new SqliteJournal(path);
-    const one = order(1);
+    const one = journalOrder(1);
     journal.commitNew(one, 1_001);
     one.status = 'complete';
     journal.commit({ orders: [one], at: 1_005 });
@@ -94,19 +71,19 @@ describe('SqliteJournal: a new order row before the send (the pre-send log)', ()
   it('empties the log between orders, removes it at close, and skips a line cut short', () => {
     const path = journalPath();
     const journal = new SqliteJournal(path);
-    journal.commitNew(order(1), 1_001);
+    journal.commitNew(journalOrder(1), 1_001);
     journal.checkpoint();
     // Folded into SQLite first, then emptied.
     expect(sqliteRows(path)).toEqual([{ tag: 's1-1', status: 'submitting' }]);
     expect(readFileSync(`${path}-presend`, 'utf8')).toBe('');
-    journal.commitNew(order(2), 1_002);
+    journal.commitNew(journalOrder(2), 1_002);
     journal.close();
     expect(existsSync(`${path}-presend`)).toBe(false);
     expect(sqliteRows(path)).toHaveLength(2);
     // A crash in the middle of a write leaves a torn last line: its order was never sent.
     writeFileSync(
       `${path}-presend`,
-      `1003\t${JSON.stringify({ ...order(3), fills: [] })}\n1004\t{"tag":"s1-4`,
+      `1003\t${JSON.stringify({ ...journalOrder(3), fills: [] })}\n1004\t{"tag":"s1-4`,
     );
     const restarted = new SqliteJournal(path);
     expect(restarted.load().orders.map((o) => o.tag)).toEqual(['s1-1', 's1-2', 's1-3']);
@@ -119,11 +96,11 @@ describe('SqliteJournal: a new order row before the send (the pre-send log)', ()
     const path = journalPath();
     writeFileSync(
       `${path}-presend`,
-      `1003\t${JSON.stringify({ ...order(3), fills: [] })}\n1004\t{"tag":"s1-4`,
+      `1003\t${JSON.stringify({ ...journalOrder(3), fills: [] })}\n1004\t{"tag":"s1-4`,
     );
     const second = new SqliteJournal(path);
     expect(readFileSync(`${path}-presend`, 'utf8')).toBe('');
-    second.commitNew(order(5), 1_005);
+    second.commitNew(journalOrder(5), 1_005);
     // Killed right after the send: no later write, no close.
     const third = new SqliteJournal(path);
     expect(third.load().orders.map((o) => o.tag)).toEqual(['s1-3', 's1-5']);
@@ -133,7 +110,10 @@ describe('SqliteJournal: a new order row before the send (the pre-send log)', ()
 
   it('removes the log at close even when this process placed nothing', () => {
     const path = journalPath();
-    writeFileSync(`${path}-presend`, `1003\t${JSON.stringify({ ...order(3), fills: [] })}\n`);
+    writeFileSync(
+      `${path}-presend`,
+      `1003\t${JSON.stringify({ ...journalOrder(3), fills: [] })}\n`,
+    );
     const journal = new SqliteJournal(path);
     journal.close();
     expect(existsSync(`${path}-presend`)).toBe(false);
@@ -143,7 +123,7 @@ describe('SqliteJournal: a new order row before the send (the pre-send log)', ()
   it('writes the row to SQLite itself with synchronous full (the log is not fsynced)', () => {
     const path = journalPath();
     const journal = new SqliteJournal(path, { synchronous: 'full' });
-    journal.commitNew(order(1), 1_001);
+    journal.commitNew(journalOrder(1), 1_001);
     expect(sqliteRows(path)).toEqual([{ tag: 's1-1', status: 'submitting' }]);
     expect(existsSync(`${path}-presend`)).toBe(false);
     journal.close();

@@ -1,19 +1,9 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/redis-server.ts';
 import { runCli } from './run-cli.ts';
-
-/** A loopback port nobody listens on (the OS picks it, closed again at once). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 const sweep = (): string[] => [
   'backtest',
@@ -35,7 +25,7 @@ describe('tiqs-runner backtest --sweep --queue (URL from $TIQS_QUEUE)', () => {
   });
 
   it('reads the URL from $TIQS_QUEUE, its password masked in what it says', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     process.env.TIQS_QUEUE = `redis://me:s3cret@127.0.0.1:${port}/2`;
     const { code, stderr } = await runCli(...sweep());
     // Checked it can fail: with `--queue <url>` (a value required) commander refused the

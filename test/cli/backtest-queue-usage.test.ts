@@ -1,25 +1,15 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/redis-server.ts';
 import { runCli } from './run-cli.ts';
-
-/** A loopback port nobody listens on (the OS picks it, closed again at once). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 const out = (): string => mkdtempSync(join(tmpdir(), 'tr-sweep-queue-'));
 
 describe('tiqs-runner backtest --sweep --queue: usage and an unreachable Redis', () => {
   it('exits 4 at once naming the URL, its password masked, when Redis cannot be reached', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const started = Date.now();
     const { code, stderr } = await runCli(
       'backtest',

@@ -83,8 +83,8 @@ export function describeWithRedis(name: string, fn: () => void): void {
   describe.skip(name, fn);
 }
 
-/** A free loopback port (the OS picks it; closed again at once). */
-async function freePort(): Promise<number> {
+/** A free loopback port (the OS picks it; closed again at once): nobody listens on it. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -8,6 +8,8 @@ import type { Broker } from '../broker.ts';
 import type { ExecutionEngineOptions } from '../engine-options.ts';
 import { ExecutionEngine } from '../execution-engine.ts';
 import type { Journal } from '../journal.ts';
+import { type TrackedOrder, trackedOrder } from '../tracked-order.ts';
+import { toPlaceRequest } from '../wire-order.ts';
 
 /** A market that is always open. */
 export const OPEN_SESSION: MarketSessions = {
@@ -32,6 +34,28 @@ export function placeIntent(
     product: 'I',
     ...overrides,
   };
+}
+
+/** Order `n` of strategy `s1` as the journal keeps it: tag `s1-n`, one SBIN at market. */
+export function journalOrder(n: number): TrackedOrder {
+  const intent: PlaceIntent = {
+    kind: 'place',
+    id: `e${n}`,
+    instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' },
+    side: 'B',
+    quantity: 1,
+    orderType: 'MKT',
+    product: 'I',
+  };
+  const tag = `s1-${n}`;
+  return trackedOrder({
+    strategyId: 's1',
+    intentId: intent.id,
+    tag,
+    intent,
+    request: toPlaceRequest(intent, tag, false),
+    placedAt: 1_000 + n,
+  });
 }
 
 /** Lets promise continuations run (no timers: the clock is virtual). */

@@ -1,14 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -17,17 +8,9 @@ import { BlobTooLargeError, RedisBlobStore } from '../../../src/backtest/queue/b
 import { DataDigestError } from '../../../src/backtest/queue/fetch-data.ts';
 import type { DataFile } from '../../../src/backtest/queue/queue-protocol.ts';
 import { describeWithRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
-const made: string[] = [];
-/** A fresh temp folder, removed after the file's tests. */
-function temp(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 

@@ -1,15 +1,6 @@
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseBacktestSpec } from '../../../src/backtest/backtest-spec.ts';
 import {
   CodeVersionError,
@@ -17,17 +8,9 @@ import {
   codeVersion,
   StaleBuildError,
 } from '../../../src/backtest/queue/code-version.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
-const made: string[] = [];
-/** A fresh temp folder, removed after the file's tests. */
-function temp(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 const SPEC = `backtest:
   data: data/day

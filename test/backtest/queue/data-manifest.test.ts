@@ -1,20 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DataFolderError, dataManifest } from '../../../src/backtest/queue/data-manifest.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
-const made: string[] = [];
-/** A fresh temp folder, removed after the file's tests. */
-function temp(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 

@@ -1,19 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProjectRootError, projectRoot } from '../../../src/backtest/queue/project-root.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
-const made: string[] = [];
-/** A fresh temp folder, removed after the file's tests. */
-function temp(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 describe('projectRoot', () => {
   const top = temp('q1-root-');

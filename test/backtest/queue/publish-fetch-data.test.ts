@@ -1,13 +1,4 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
@@ -20,17 +11,9 @@ import {
 } from '../../../src/backtest/queue/fetch-data.ts';
 import { publishData } from '../../../src/backtest/queue/publish-data.ts';
 import { describeWithRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
-const made: string[] = [];
-/** A fresh temp folder, removed after the file's tests. */
-function temp(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 /** A small recording folder: a meta file and two days. */
 function recording(): string {
