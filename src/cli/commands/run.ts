@@ -82,7 +82,10 @@ export function runCommand(): Command {
       });
       const metricsServer = await serveMetrics(metrics, config, logger);
       // Alerts (notify.webhook, notify.telegram), when configured: they only queue.
-      const notifier = await startAlerts(kernel, config, logger, controls);
+      // The log lines' scrubber, rebuilt on a credential reload: alerts follow it too.
+      const notifier = await startAlerts(kernel, config, logger, controls, (text) =>
+        scrubSecrets(text),
+      );
       if (notifier !== undefined) countDroppedAlerts(metrics, notifier);
       const budgetMs = config.execution.shutdownTimeoutMs;
       let stopping = false;

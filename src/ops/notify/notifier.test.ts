@@ -65,6 +65,24 @@ describe('Notifier', () => {
     expect(some?.stats()).toMatchObject({ sent: 2, channels: { webhook: { sent: 2 } } });
   });
 
+  it("scrubs with the scrubber it is given (run's, rebuilt when credentials are reloaded)", async () => {
+    // Checked to fail: with the config's own scrubber only, the reloaded token went out.
+    receiver = await startWebhookReceiver('s3cret-signing');
+    const n = await Notifier.fromConfig(
+      config(`notify:\n  webhook: { url: "${receiver.url}", secret: s3cret-signing }\n`),
+      {
+        logger: pino({ level: 'silent' }),
+        scrub: (text) => text.replaceAll('reloaded-token-123', '[secret]'),
+      },
+    );
+    n?.emit({ kind: 'fill', at, text: 'refused: bad token reloaded-token-123' });
+    await receiver.waitFor(1);
+    await n?.stop(AbortSignal.timeout(3_000));
+    expect(receiver.received.map((r) => r.json.text)).toEqual([
+      expect.stringContaining('bad token [secret]'),
+    ]);
+  });
+
   it('never throws from emit: an alert a channel cannot queue is logged, the next one goes (review 16b N6)', async () => {
     receiver = await startWebhookReceiver('s3cret-signing');
     const lines: string[] = [];

@@ -26,6 +26,11 @@ export interface NotifierDeps {
   /** Injected in tests (virtual time); see {@link ChannelDeps}. */
   wait?: ChannelDeps['wait'];
   now?: ChannelDeps['now'];
+  /**
+   * Scrubs secrets from what the channels send; default the config's secrets. `run`
+   * passes its own, rebuilt when credentials are reloaded, so a new token is scrubbed too.
+   */
+  scrub?: (text: string) => string;
 }
 
 /**
@@ -62,7 +67,7 @@ export class Notifier {
   static async fromConfig(config: RunnerConfig, deps: NotifierDeps): Promise<Notifier | undefined> {
     const n = config.notify;
     if (n.webhook === undefined && n.telegram === undefined) return undefined;
-    const scrub = secretScrubber(configSecrets(config));
+    const scrub = deps.scrub ?? secretScrubber(configSecrets(config));
     const base: ChannelDeps = {
       logger: deps.logger,
       scrub,

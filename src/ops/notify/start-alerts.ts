@@ -16,6 +16,7 @@ export async function startAlerts(
   config: RunnerConfig,
   logger: Logger,
   controls?: BotControls,
+  scrub?: (text: string) => string,
 ): Promise<Notifier | undefined> {
   const { webhook, telegram } = config.notify;
   if (webhook === undefined && telegram === undefined) return undefined;
@@ -27,6 +28,7 @@ export async function startAlerts(
   const notifier = await Notifier.fromConfig(config, {
     logger,
     ...(commands === undefined ? {} : { commands }),
+    ...(scrub === undefined ? {} : { scrub }),
   });
   notifier?.attach(kernel);
   return notifier;
