@@ -41,7 +41,7 @@ function bundled(specifier, url) {
   if (bundle === undefined) return undefined;
   for (const base of [runnerRoot + 'src/', runnerRoot + 'dist/']) {
     if (!url.startsWith(base)) continue;
-    const entry = bundle.framework[url.slice(base.length).replace(/.(?:ts|js)$/, '')];
+    const entry = bundle.framework[url.slice(base.length).replace(/\\.(?:ts|js)$/, '')];
     if (entry !== undefined) return bundle.url + entry;
   }
   const entry = bundle.packages[specifier];
