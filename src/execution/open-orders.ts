@@ -1,15 +1,8 @@
 import type { PlaceIntent, RoutedIntent } from '../domain/intents.ts';
-import { parseRupees } from '../domain/money.ts';
 import type { OpenOrder } from '../domain/order-events.ts';
 import { entryIntent } from './brackets/bracket-entry.ts';
 import { isFinal, type TrackedOrder } from './tracked-order.ts';
-
-/** The wire's rupee text as paise; the wire writes "0" (or nothing) for "no price". */
-function wirePrice(text: string | undefined): number | undefined {
-  if (text === undefined || text === '' || text === '0') return undefined;
-  const paise = parseRupees(text);
-  return paise === 0 ? undefined : paise;
-}
+import { wirePrice } from './working-prices.ts';
 
 /**
  * A tracked order as a strategy sees it. Prices follow modifications: the book's limit

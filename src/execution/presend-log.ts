@@ -77,9 +77,9 @@ export class PresendLog {
     );
   }
 
-  /** Empties the file: every row in it is in SQLite. */
+  /** Empties the file: every row in it is in SQLite. Already empty: no system call. */
   clear(): void {
-    if (this.fd === undefined) return;
+    if (this.fd === undefined || this.size === 0) return;
     ftruncateSync(this.fd, 0);
     this.size = 0;
   }

@@ -3,7 +3,7 @@ import { parseRupees } from '../domain/money.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /** The wire's rupee text as paise; the wire writes "0" (or nothing) for "no price". */
-function wirePrice(text: string | undefined): Paise | undefined {
+export function wirePrice(text: string | undefined): Paise | undefined {
   if (text === undefined || text === '' || text === '0') return undefined;
   const paise = parseRupees(text);
   return paise === 0 ? undefined : paise;
