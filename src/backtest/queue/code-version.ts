@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { BacktestSpec } from '../backtest-spec.ts';
+import { DigestCache } from './digest-cache.ts';
 import { projectRoot } from './project-root.ts';
 
 /** The spec's strategy modules could not be read to take the code version. */
@@ -34,6 +35,10 @@ function runnerRoot(): string {
 }
 
 const RUNNER_ROOT = runnerRoot();
+/** The package's version, read once: it is what this process runs. */
+const RUNNER_VERSION = (
+  JSON.parse(readFileSync(join(RUNNER_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /**
  * The compiled framework that runs (dist/) is older than the sources on disk (src/): the
@@ -82,15 +87,20 @@ export function checkBuildFresh(
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const slashed = (path: string): string => path.split(sep).join('/');
 
-/** Hashes files by (path relative to `root`, bytes), in code-point order of the paths. */
+/**
+ * Hashes files by (path relative to `root`, sha256 of the bytes), in code-point order of
+ * the paths. Each file's sha256 comes through `<root>/var/cache`'s {@link DigestCache}, so
+ * an unchanged file is not read again (a worker takes this for every job).
+ */
 async function digestFiles(root: string, files: readonly string[]): Promise<string> {
+  const cache = DigestCache.for(root);
   const hash = createHash('sha256');
   const named = files.map((f) => [slashed(relative(root, f)), f] as const);
   for (const [name, file] of named.sort((a, b) => byCodePoint(a[0], b[0]))) {
-    const bytes = await readFile(file);
-    // Lengths keep (path, bytes) pairs apart: no two file sets hash alike by concatenation.
-    hash.update(`${name}\0${bytes.length}\0`).update(bytes);
+    // NUL-separated lines: no two (path, digest) lists hash alike by concatenation.
+    hash.update(`${name}\0${await cache.sha256(file)}\n`);
   }
+  await cache.save();
   return hash.digest('hex');
 }
 
@@ -107,7 +117,7 @@ async function frameworkDigest(): Promise<string> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile() && wanted(e.name));
   return digestFiles(
-    folder,
+    RUNNER_ROOT,
     files.map((e) => join(e.parentPath, e.name)),
   );
 }
@@ -124,19 +134,53 @@ export function frameworkVersion(): Promise<string> {
   return framework;
 }
 
+/** What a set of strategy modules was last found to import, and the stamp it was found at. */
+const graphs = new Map<string, { readonly files: string[]; readonly stamp: string }>();
+
+/**
+ * The identity of a module graph's files and of the folders holding them: any edit of a
+ * file, and any file added beside one (which could change how an import resolves), moves
+ * it. Undefined when one is gone.
+ */
+async function stampOf(files: readonly string[]): Promise<string | undefined> {
+  try {
+    const paths = [...new Set([...files, ...files.map((f) => dirname(f))])];
+    const infos = await Promise.all(paths.map((p) => stat(p, { bigint: true })));
+    return infos.map((i) => `${i.ino}:${i.size}:${i.mtimeNs}:${i.ctimeNs}`).join(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The local files a spec's strategies are built from: each strategy module and every file
- * it imports but packages and the framework (hashed on its own), as esbuild resolves them.
+ * it imports but packages and the framework (hashed on its own), as esbuild resolves them;
+ * found again only when a file of the graph or a folder holding one changed since.
  */
 async function strategyFiles(spec: BacktestSpec, root: string): Promise<string[]> {
   const modules = [
     ...new Set(spec.config.strategies.map((s) => resolve(spec.projectDir, s.module))),
   ];
   if (modules.length === 0) return [];
+  const key = `${root}\0${modules.join('\0')}`;
+  const known = graphs.get(key);
+  if (known !== undefined && (await stampOf(known.files)) === known.stamp) return known.files;
+  const files = await importGraph(spec, root, modules);
+  const stamp = await stampOf(files);
+  if (stamp !== undefined) graphs.set(key, { files, stamp });
+  return files;
+}
+
+/** Every local file `modules` import, as esbuild resolves them. */
+async function importGraph(
+  spec: BacktestSpec,
+  root: string,
+  modules: readonly string[],
+): Promise<string[]> {
   const frameworkSrc = join(RUNNER_ROOT, 'src') + sep;
   try {
     const result = await build({
-      entryPoints: modules,
+      entryPoints: [...modules],
       bundle: true,
       write: false,
       metafile: true,
@@ -183,9 +227,6 @@ export async function codeVersion(spec: BacktestSpec): Promise<string> {
     frameworkVersion(),
     strategyFiles(spec, root).then((files) => digestFiles(root, files)),
   ]);
-  const { version } = JSON.parse(readFileSync(join(RUNNER_ROOT, 'package.json'), 'utf8')) as {
-    version: string;
-  };
   const digest = createHash('sha256').update(`${frameworkPart}\n${strategyPart}`).digest('hex');
-  return `${version}+${digest.slice(0, 16)}`;
+  return `${RUNNER_VERSION}+${digest.slice(0, 16)}`;
 }

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import type { DigestCache } from './digest-cache.ts';
+import { sha256OfFile } from './digest-cache.ts';
 import type { DataFile } from './queue-protocol.ts';
 
 /** The recording folder to publish is missing or not a folder. */
@@ -16,19 +15,13 @@ export class DataFolderError extends Error {
   }
 }
 
-/** Lower-case hex sha256 of a file, read as a stream (recordings can be large). */
-async function sha256OfFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
-}
-
 /**
  * Every file under a recording folder (recursive, symlinks followed), as the jobs name
  * them: `/`-separated paths relative to the folder, sorted by code point, with size and
- * sha256 (streamed). Throws {@link DataFolderError} when the folder is missing.
+ * sha256 (streamed; through `cache` when given, which skips files whose identity is
+ * unchanged since it hashed them). Throws {@link DataFolderError} when the folder is missing.
  */
-export async function dataManifest(folder: string): Promise<DataFile[]> {
+export async function dataManifest(folder: string, cache?: DigestCache): Promise<DataFile[]> {
   try {
     const info = await stat(folder);
     if (!info.isDirectory()) throw new DataFolderError(folder, 'not a folder');
@@ -44,7 +37,8 @@ export async function dataManifest(folder: string): Promise<DataFile[]> {
     const info = await stat(full); // a symlink counts as the file it points at
     if (!info.isFile()) continue;
     const path = relative(folder, full).split(sep).join('/');
-    files.push({ path, size: info.size, sha256: await sha256OfFile(full) });
+    const sha256 = await (cache === undefined ? sha256OfFile(full) : cache.sha256(full));
+    files.push({ path, size: info.size, sha256 });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

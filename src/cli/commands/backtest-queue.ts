@@ -7,6 +7,7 @@ import { BlobTooLargeError, RedisBlobStore } from '../../backtest/queue/blob-sto
 import { CodeVersionError, codeVersion } from '../../backtest/queue/code-version.ts';
 import { DataDirStore } from '../../backtest/queue/data-dir-store.ts';
 import { DataFolderError } from '../../backtest/queue/data-manifest.ts';
+import { DigestCache } from '../../backtest/queue/digest-cache.ts';
 import { ProjectRootError, projectRoot } from '../../backtest/queue/project-root.ts';
 import { publishData } from '../../backtest/queue/publish-data.ts';
 import {
@@ -121,7 +122,7 @@ export async function runQueueSweep(spec: BacktestSpec, opts: QueueSweepOptions)
     // Ctrl-C is taken at once here too: an upload to a hung Redis waits for ever.
     const [published, version, specText] = await unlessAborted(
       Promise.all([
-        publishData(spec.backtest.data, store),
+        publishData(spec.backtest.data, store, DigestCache.for(projectRoot(spec.file))),
         codeVersion(spec),
         readFile(spec.file, 'utf8'),
       ]),

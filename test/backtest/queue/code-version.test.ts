@@ -70,6 +70,21 @@ describe('codeVersion', () => {
     expect(await versionOf(root)).not.toBe(afterHelper);
   });
 
+  it('finds the imports again when a file added beside one changes how it resolves', async () => {
+    // The import graph is remembered by its files' and folders' identities: a new file in
+    // a folder of the graph moves the folder's, so the graph is taken again.
+    // Checked to fail: stamping the files alone (not their folders) kept the old graph.
+    const root = project();
+    const entry = join(root, 'strategies', 's.ts');
+    writeFileSync(entry, "import { fast } from './lib/extra';\nexport default fast;\n");
+    writeFileSync(join(root, 'strategies', 'lib', 'extra.ts'), 'export const fast = 1;\n');
+    const v = await versionOf(root);
+    expect(await versionOf(root)).toBe(v);
+    // esbuild tries .tsx before .ts: the same import now names another file.
+    writeFileSync(join(root, 'strategies', 'lib', 'extra.tsx'), 'export const fast = 2;\n');
+    expect(await versionOf(root)).not.toBe(v);
+  });
+
   it('covers every strategy of the spec', async () => {
     const root = project();
     writeFileSync(join(root, 'strategies', 't.ts'), 'export default 1;\n');
