@@ -4,7 +4,8 @@ import type { JournalFill, JournalSnapshot } from './journal.ts';
 import { PresendLog, type PresendRow } from './presend-log.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
-type StoredOrder = Omit<TrackedOrder, 'fills'> & { fills: string[] };
+/** An order as its JSON body holds it: the fill ids as an array, not a Set. */
+export type StoredOrder = Omit<TrackedOrder, 'fills'> & { fills: string[] };
 
 /**
  * The orders and fills of a journal database, oldest first, with `extra` order bodies

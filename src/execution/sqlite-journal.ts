@@ -5,7 +5,7 @@ import type { OrderEvent } from '../domain/order-events.ts';
 import type { Journal, JournalEntry, JournalSnapshot } from './journal.ts';
 import { JournalCheckpointer } from './journal-checkpointer.ts';
 import { JournalLock } from './journal-lock.ts';
-import { readSnapshot } from './journal-reader.ts';
+import { readSnapshot, type StoredOrder } from './journal-reader.ts';
 import { PresendLog } from './presend-log.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
@@ -45,8 +45,6 @@ CREATE TABLE IF NOT EXISTS events (
   body TEXT NOT NULL
 );
 `;
-
-type StoredOrder = Omit<TrackedOrder, 'fills'> & { fills: string[] };
 
 /** The parameters of one `orders` row, in {@link SqliteJournal}'s statement order. */
 type OrderRow = [string, string, string, string | null, string, number, string];
