@@ -36,6 +36,13 @@ export function readSnapshot(
   return { orders, fills };
 }
 
+/** The value a journal's `meta` table holds under `key`, if any. */
+export function readMeta(db: Database.Database, key: string): string | undefined {
+  return (
+    db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined
+  )?.value;
+}
+
 function parseOrder(body: string): TrackedOrder {
   const stored = JSON.parse(body) as StoredOrder;
   // Journals written before tokens became numbers hold them as text.
@@ -61,11 +68,7 @@ export class JournalReader {
   }
 
   getMeta(key: string): string | undefined {
-    return (
-      this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
-        | { value: string }
-        | undefined
-    )?.value;
+    return readMeta(this.db, key);
   }
 
   close(): void {

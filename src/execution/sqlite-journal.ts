@@ -5,7 +5,7 @@ import type { OrderEvent } from '../domain/order-events.ts';
 import type { Journal, JournalEntry, JournalSnapshot } from './journal.ts';
 import { JournalCheckpointer } from './journal-checkpointer.ts';
 import { JournalLock } from './journal-lock.ts';
-import { readSnapshot, type StoredOrder } from './journal-reader.ts';
+import { readMeta, readSnapshot, type StoredOrder } from './journal-reader.ts';
 import { PresendLog } from './presend-log.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
@@ -210,11 +210,7 @@ export class SqliteJournal implements Journal {
   }
 
   getMeta(key: string): string | undefined {
-    return (
-      this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
-        | { value: string }
-        | undefined
-    )?.value;
+    return readMeta(this.db, key);
   }
 
   setMeta(key: string, value: string): void {
