@@ -1,6 +1,6 @@
 /**
  * Sweep scaling on 30 trading days (issue 13's "sweeps" target): the same sweep of 8
- * parameter sets run with 1 and with 2 worker threads in the same run, the speed-up
+ * parameter sets run with 1 and with 2 workers (child processes) in the same run, the speed-up
  * printed as the ratio of their wall times.
  *
  * - data: the sample day and copies of it on the 29 trading days before it
@@ -57,6 +57,17 @@ function autogroup(): string {
   }
 }
 
+/**
+ * CPU time of this process's children and their descendants that have exited and been
+ * waited for (Linux: `cutime` + `cstime` of /proc/self/stat, in clock ticks of 10 ms).
+ */
+function childrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  // Fields after the command's closing parenthesis: state is field 3, cutime 16, cstime 17.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
 const work = mkdtempSync(join(tmpdir(), 'tr-bench-sweep-'));
 try {
   const data = await writeTradingDays(join(work, 'days'), DAYS);
@@ -68,8 +79,11 @@ try {
   const sweep = (workers: number, round: number): SweepRun => {
     const out = join(work, `out-${workers}-${round}`);
     const args = ['bin/tiqs-runner.js', 'backtest', '--config', spec, '--sweep'];
+    const before = childrenCpuMs();
     const run = timedNode([...args, '--workers', String(workers), '--out', out]);
-    return { ...run, sweep: JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) };
+    // The CLI's own CPU and its worker processes' (all reaped by the time it exits).
+    const cpuMs = childrenCpuMs() - before;
+    return { ...run, cpuMs, sweep: JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) };
   };
   const loadBefore = loadavg()[0] ?? 0;
   const runs = new Map<number, SweepRun[]>([

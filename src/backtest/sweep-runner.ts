@@ -3,21 +3,28 @@ import { join, resolve } from 'node:path';
 import { formatInr } from '../domain/money.ts';
 import type { BacktestSpec, RankMetric } from './backtest-spec.ts';
 import type { Summary } from './metrics.ts';
+import { PoolExecutor } from './pool-executor.ts';
+import { ProcessPool } from './process-pool.ts';
 import { sweepGrid } from './sweep-grid.ts';
 import { sweepHtml } from './sweep-html.ts';
 import { labelSweepLog } from './sweep-log-label.ts';
 import { SweepMissingDataError } from './sweep-missing.ts';
 import type { SweepExecutor, SweepJob, SweepResult } from './sweep-protocol.ts';
-import { ThreadPoolExecutor } from './thread-pool-executor.ts';
+import { ThreadPool } from './thread-pool.ts';
 
 /** Rank metrics in paise: shown as rupees in the table. */
 const MONEY_METRICS: ReadonlySet<RankMetric> = new Set<RankMetric>(['netPnl', 'maxDrawdown']);
 
 /** Options of {@link runSweep}. */
 export interface SweepOptions {
-  /** Worker threads; default one per core. */
+  /** Workers; default one per core. */
   workers?: number;
-  /** Where the jobs run; default a {@link ThreadPoolExecutor}. */
+  /**
+   * What the workers are: child processes (default: two backtests in two processes slow
+   * each other less than in two threads of one process) or worker threads.
+   */
+  pool?: 'processes' | 'threads';
+  /** Where the jobs run; default a {@link PoolExecutor} on {@link SweepOptions.pool}. */
   executor?: SweepExecutor;
   /** Folder for `sweep.json`. */
   out: string;
@@ -73,7 +80,13 @@ export async function runSweep(spec: BacktestSpec, options: SweepOptions): Promi
     onLog(labelSweepLog(text, id, jobs[id]?.params ?? {}));
   const executor =
     options.executor ??
-    new ThreadPoolExecutor(options.workers ?? sweep.workers ?? undefined, labelled);
+    new PoolExecutor(
+      options.pool === 'threads'
+        ? (n, log) => new ThreadPool(n, log)
+        : (n, log) => new ProcessPool(n, log),
+      options.workers ?? sweep.workers ?? undefined,
+      labelled,
+    );
   const results: SweepResult[] = [];
   for await (const r of executor.run(jobs)) {
     results.push(r);

@@ -1,20 +1,53 @@
-import { parentPort, threadId } from 'node:worker_threads';
+import { parentPort, threadId, Worker } from 'node:worker_threads';
 import { type BacktestSpec, loadBacktestSpec, parseBacktestSpec } from './backtest-spec.ts';
 import { MissingDataError } from './missing-data.ts';
 import { runBacktest } from './run-backtest.ts';
 import type { SweepJob, SweepLog, SweepMissingToken, SweepResult } from './sweep-protocol.ts';
 
 /**
- * Worker thread of a sweep: takes {@link SweepJob} messages, runs each backtest (one at
- * a time: a worker is one core) and posts a {@link SweepResult} back.
+ * A sweep's worker: a worker thread ({@link import('./thread-pool.ts')}) or a forked child
+ * process ({@link import('./process-pool.ts')}). It takes {@link SweepJob} messages, runs
+ * each backtest (one at a time: a worker is one core) and posts a {@link SweepResult} back,
+ * over the thread's port or the process's IPC channel (the same plain-JSON messages).
  */
 const port = parentPort;
-if (port === null) throw new Error('sweep-worker.ts runs as a worker thread');
-/** The parent's end (not null from here on, in closures too). */
-const toParent = port;
-port.on('message', (job: SweepJob) => {
-  void run(job).then((result) => port.postMessage(result));
-});
+const send = process.send?.bind(process);
+if (port === null && send === undefined)
+  throw new Error('sweep-worker runs as a worker thread or a forked child process');
+/** The parent's end, whichever kind. */
+const toParent = (m: SweepResult | SweepLog): void => {
+  if (port !== null) port.postMessage(m);
+  else send?.(m);
+};
+/** Who ran a job, as the results say: the thread's id, or the child process's pid. */
+const workerId = port !== null ? threadId : process.pid;
+const onJob = (job: SweepJob): void => {
+  void run(job).then(toParent);
+};
+if (port !== null) port.on('message', onJob);
+else {
+  process.on('message', onJob);
+  // The parent went (closed the pool, exited, or was killed, even by SIGKILL): its IPC
+  // channel closes, and a child never outlives it running a job nobody will read.
+  process.on('disconnect', () => process.exit(0));
+  watchParent();
+}
+
+/**
+ * Kills this process when its parent is gone, even while a job holds the main thread
+ * (a strategy in an endless loop never lets 'disconnect' run): a small thread, asleep
+ * but for a look at the parent's pid twice a second (an orphan is adopted by another).
+ */
+function watchParent(): void {
+  const watcher = new Worker(
+    `const { ppid } = require('node:worker_threads').workerData;
+const nap = new Int32Array(new SharedArrayBuffer(4));
+while (process.ppid === ppid) Atomics.wait(nap, 0, 0, 500);
+process.kill(process.pid, 'SIGKILL');`,
+    { eval: true, workerData: { ppid: process.ppid } },
+  );
+  watcher.unref();
+}
 
 async function run(job: SweepJob): Promise<SweepResult> {
   try {
@@ -24,8 +57,7 @@ async function run(job: SweepJob): Promise<SweepResult> {
       allowMissing: job.allowMissing === true,
       // Log lines go to the parent, which prints them above its progress bar.
       logSink: {
-        write: (text: string) =>
-          toParent.postMessage({ type: 'log', id: job.id, text } satisfies SweepLog),
+        write: (text: string) => toParent({ type: 'log', id: job.id, text }),
         isTTY: job.logTTY === true,
       },
     });
@@ -38,7 +70,7 @@ async function run(job: SweepJob): Promise<SweepResult> {
         params: job.params,
         ok: false,
         error: failures.map(([id, why]) => `strategy ${id} failed: ${why}`).join('; '),
-        worker: threadId,
+        worker: workerId,
       };
     return {
       type: 'result',
@@ -50,7 +82,7 @@ async function run(job: SweepJob): Promise<SweepResult> {
       ...(result.missingData === undefined
         ? {}
         : { missing: result.missingData.missing.map(namedToken) }),
-      worker: threadId,
+      worker: workerId,
     };
   } catch (err) {
     return {
@@ -62,7 +94,7 @@ async function run(job: SweepJob): Promise<SweepResult> {
       ...(err instanceof MissingDataError
         ? { reason: 'missing-data' as const, missing: err.report.missing.map(namedToken) }
         : {}),
-      worker: threadId,
+      worker: workerId,
     };
   }
 }

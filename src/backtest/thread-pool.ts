@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { JobLogSink, JobPool } from './job-pool.ts';
 import type { SweepJob, SweepLog, SweepResult } from './sweep-protocol.ts';
 
 /**
@@ -17,9 +18,6 @@ const WORKER_BOOT = import.meta.url.endsWith('.js')
   .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./sweep-worker.ts', import.meta.url).href)}); })
   .catch((err) => { console.error(err); process.exit(1); });`;
 
-/** Where a job's log lines go, with the job that wrote them. */
-export type JobLogSink = (text: string, id: number) => void;
-
 /** A job waiting for a thread, or running on one. */
 interface Task {
   readonly job: SweepJob;
@@ -34,7 +32,10 @@ interface Slot {
   task: Task | undefined;
 }
 
-/** A thread of the pool died under a job: the job has no result (a queue retries it). */
+/**
+ * A worker of a pool (a thread, or a child process of the process pool) died under a
+ * job: the job has no result (a queue retries it; a local sweep reports a failed run).
+ */
 export class ThreadCrashError extends Error {
   override readonly name = 'ThreadCrashError';
 }
@@ -58,7 +59,7 @@ export class ThreadPoolClosedError extends Error {
  * await pool.close();
  * ```
  */
-export class ThreadPool {
+export class ThreadPool implements JobPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Task[] = [];
   private closed = false;
