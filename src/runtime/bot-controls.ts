@@ -92,11 +92,6 @@ export class BotControls {
     this.stoppingNow = true;
   }
 
-  /** Whether {@link beginStop} was called. */
-  get stopping(): boolean {
-    return this.stoppingNow;
-  }
-
   /** Strategy ids of the bot. */
   strategyIds(): string[] {
     return Object.keys(this.kernel.strategyStatus());

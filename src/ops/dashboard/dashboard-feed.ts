@@ -41,9 +41,10 @@ export class DashboardFeed {
   private readonly curve = new PnlCurve();
   private readonly latest: BehaviorSubject<DashboardSnapshot>;
   private readonly subscription: Subscription;
-  /** The latest snapshot at once, then each new one; completes on {@link close}. */
-  readonly snapshots$: Observable<DashboardSnapshot>;
-  /** {@link snapshots$} as JSON, made once per snapshot however many clients listen. */
+  /**
+   * The latest snapshot at once, then each new one, as JSON made once per snapshot however
+   * many clients listen; completes on {@link close}.
+   */
   readonly json$: Observable<string>;
 
   constructor(
@@ -51,8 +52,7 @@ export class DashboardFeed {
     scheduler: SchedulerLike = asyncScheduler,
   ) {
     this.latest = new BehaviorSubject(this.snapshot());
-    this.snapshots$ = this.latest.asObservable();
-    this.json$ = this.snapshots$.pipe(
+    this.json$ = this.latest.pipe(
       map((s) => JSON.stringify(s)),
       shareReplay({ bufferSize: 1, refCount: true }),
     );
