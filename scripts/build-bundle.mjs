@@ -29,8 +29,13 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeFolder, newFolderName, publish, retireOld } from './bundle-folders.mjs';
 
-/** Native addons, compilers and loaders: never bundled. */
-const ALWAYS_EXTERNAL = ['better-sqlite3', 'esbuild', 'tsx', 'typescript'];
+/**
+ * Native addons, compilers and loaders: never bundled. Nor grammy (Telegram alerts, loaded
+ * only when configured): node-fetch under it checks its signal's class by name
+ * (`AbortSignal`), which scope hoisting may rename (abort-controller's became
+ * `AbortSignal2`); loaded from node_modules, grammy and its packages keep their names.
+ */
+const ALWAYS_EXTERNAL = ['better-sqlite3', 'esbuild', 'grammy', 'tsx', 'typescript'];
 /**
  * Packages whose location-bound code this CLI never reaches: commander finds executable
  * subcommands (`program.command(name, description)`) by `__dirname`, which no command uses.
@@ -127,10 +132,11 @@ export async function buildBundle(root, stamp = Date.now()) {
     chunkNames: '[name]-[hash]',
     external,
     sourcemap: 'linked',
-    // Scope hoisting renames clashing names (a package's `AbortSignal` class becomes
-    // `AbortSignal2`), and some code checks `constructor.name` (node-fetch, under grammy,
-    // refuses a signal whose class is not named AbortSignal): names are kept as written.
-    keepNames: true,
+    // No keepNames: it wraps every function and class expression in a `__name()` call that
+    // redefines its `name` each time it is created, which cost the replay about 15% of its
+    // CPU (closures made per event). Scope hoisting renames only clashing names; the one
+    // package that checked a class's name (node-fetch, under grammy) stays external.
+    keepNames: false,
     metafile: true,
     logLevel: 'silent',
     plugins: plugins(root),
