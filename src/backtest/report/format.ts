@@ -43,8 +43,7 @@ export const signed = (value: number, text: string): string =>
 
 /** A table with a header row and body rows (cells already HTML). */
 export function table(id: string, head: readonly string[], rows: readonly string[]): string {
-  const th = head.map((h) => `<th>${esc(h)}</th>`).join('');
-  return `<table id="${id}"><thead><tr>${th}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return [...tableParts(id, head, rows, (r) => r)].join('');
 }
 
 /** Rows of a long table turned into HTML and handed on at a time. */
