@@ -1,5 +1,4 @@
-import { equityColumns } from './metrics.ts';
-import { type Analysis, analyze } from './report/analysis.ts';
+import { type Analysis, analyze, equityOf } from './report/analysis.ts';
 import type { BacktestResult } from './run-backtest.ts';
 
 /**
@@ -68,7 +67,7 @@ function* itemParts({ list, perPart, map }: Items): Generator<string> {
  * points `{ at, equity, drawdown, exposure, open }`.
  */
 function* equityParts(result: BacktestResult): Generator<string> {
-  const c = equityColumns(result.equityCurve ?? result.equity);
+  const c = equityOf(result);
   if (c.length === 0) {
     yield '[]';
     return;

@@ -1,4 +1,5 @@
 import type { Paise } from '../../domain/money.ts';
+import { type EquityColumns, equityColumns } from '../metrics.ts';
 import type { PriceBars } from '../price-sampler.ts';
 import type { BacktestResult } from '../run-backtest.ts';
 import { dailyReturns, monthlyReturns, type PeriodReturn } from './period-returns.ts';
@@ -48,6 +49,13 @@ export function priceAt(bars: PriceBars): (at: number) => Paise | undefined {
   };
 }
 
+/**
+ * A result's equity curve as columns: the columns a backtest keeps, else a hand-built
+ * result's points copied out once (the report's parts all read the same curve).
+ */
+export const equityOf = (result: BacktestResult): EquityColumns =>
+  equityColumns(result.equityCurve ?? result.equity);
+
 function benchmarkOf(result: BacktestResult): Benchmark | null {
   const bars = result.prices.find((p) => p.token === result.benchmarkToken);
   const startPrice = bars?.open[0];
@@ -85,8 +93,8 @@ export function analyze(result: BacktestResult): Analysis {
     result.prices,
     result.summary.endMs,
   );
-  // The columns a backtest keeps; a hand-built result's points otherwise.
-  const equity = result.equityCurve ?? result.equity;
+  // Columns once: dailyReturns and riskStats take them as they are.
+  const equity = equityOf(result);
   const daily = dailyReturns(equity, result.summary.capital);
   let bestDay: PeriodReturn | null = null;
   let worstDay: PeriodReturn | null = null;

@@ -1,7 +1,6 @@
 import type { PlotPoint } from '../../strategy/strategy-context.ts';
-import { equityColumns } from '../metrics.ts';
 import type { BacktestResult } from '../run-backtest.ts';
-import { type Analysis, priceAt } from './analysis.ts';
+import { type Analysis, equityOf, priceAt } from './analysis.ts';
 import { type ChartResolution, chartResolution } from './chart-resolution.ts';
 import { IST_SECONDS } from './format.ts';
 import type { InstrumentBars } from './report-inputs.ts';
@@ -129,7 +128,7 @@ export function chartData(result: BacktestResult, analysis: Analysis): ChartData
   // A year of 1-minute points opens on its last week (the chart's minimum bar spacing):
   // coarser bars once the run's minutes no longer fit.
   // The columns a backtest keeps (a hand-built result's points otherwise): no object a sample.
-  const curve = equityColumns(result.equityCurve ?? result.equity);
+  const curve = equityOf(result);
   const openTimes: number[] = [];
   for (let i = 0; i < curve.length; i++)
     if (curve.open[i] === 1) openTimes.push(curve.at[i] as number);
