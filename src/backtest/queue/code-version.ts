@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { BacktestSpec } from '../backtest-spec.ts';
+import { byCodePoint } from './code-point-order.ts';
 import { DigestCache } from './digest-cache.ts';
 import { projectRoot } from './project-root.ts';
 
@@ -84,7 +85,6 @@ export function checkBuildFresh(
   );
 }
 
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const slashed = (path: string): string => path.split(sep).join('/');
 
 /**

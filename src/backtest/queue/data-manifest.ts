@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { byCodePoint } from './code-point-order.ts';
 import type { DigestCache } from './digest-cache.ts';
 import { sha256OfFile } from './digest-cache.ts';
 import type { DataFile } from './queue-protocol.ts';
@@ -40,5 +41,5 @@ export async function dataManifest(folder: string, cache?: DigestCache): Promise
     const sha256 = await (cache === undefined ? sha256OfFile(full) : cache.sha256(full));
     files.push({ path, size: info.size, sha256 });
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort((a, b) => byCodePoint(a.path, b.path));
 }

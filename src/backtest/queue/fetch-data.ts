@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { byCodePoint } from './code-point-order.ts';
 import type { DataFile } from './queue-protocol.ts';
 
 /**
@@ -71,7 +72,7 @@ function checkPath(path: string): void {
 function treeDigest(files: readonly DataFile[]): string {
   const list = files
     .map((f) => [f.path, f.sha256])
-    .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+    .sort((a, b) => byCodePoint(String(a[0]), String(b[0])));
   return createHash('sha256').update(JSON.stringify(list)).digest('hex');
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ParamOverrides } from '../backtest-spec.ts';
+import { byCodePoint } from './code-point-order.ts';
 import type { DataFile } from './queue-protocol.ts';
 
 /** What makes a queued run the same run: its id is a digest of these. */
@@ -11,7 +12,6 @@ export interface JobIdInputs {
 }
 
 /** Code-point order, not the locale's: every machine sorts alike. */
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The BullMQ job id of one sweep run: `run-<sha256 hex>` over a canonical JSON of the

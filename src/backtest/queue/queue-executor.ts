@@ -1,5 +1,6 @@
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { ChainableCommander } from 'ioredis';
+import { untilAborted } from '../../execution/until-aborted.ts';
 import type { SweepExecutor, SweepJob, SweepResult } from '../sweep-protocol.ts';
 import { sweepJobId } from './job-id.ts';
 import { completedResult, failedResult, type QueuedSweepResult } from './queue-job-result.ts';
@@ -11,7 +12,7 @@ import {
   SWEEP_QUEUE_NAME,
 } from './queue-protocol.ts';
 import { QueueWatch } from './queue-watch.ts';
-import type { QueueConnection } from './redis-url.ts';
+import { type QueueConnection, reconnectDelay } from './redis-url.ts';
 
 /** What every job of one submission shares: the spec, its data and the code version. */
 export interface QueueSubmission {
@@ -181,8 +182,10 @@ export class QueueExecutor implements SweepExecutor {
   async removeUnfinished(): Promise<{ removed: number; running: number }> {
     let removed = 0;
     let running = 0;
-    for (const id of this.#pending.keys()) {
-      const state = await this.#queue.getJobState(id);
+    const ids = [...this.#pending.keys()];
+    const states = await this.#statesOf(ids);
+    for (const [i, id] of ids.entries()) {
+      const state = states[i];
       if (state === 'completed' || state === 'failed' || state === 'unknown') continue;
       if (state !== 'active' && (await this.#queue.remove(id)) === 1) removed += 1;
       else running += 1;
@@ -203,23 +206,18 @@ export class QueueExecutor implements SweepExecutor {
   }
 
   /** `work`, or {@link QueueInterruptedError} as soon as the signal aborts (work left behind). */
-  #unlessAborted<T>(work: Promise<T>): Promise<T> {
+  async #unlessAborted<T>(work: Promise<T>): Promise<T> {
     const signal = this.#options.signal;
     if (signal === undefined) return work;
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => {
-        work.catch(() => undefined);
-        reject(new QueueInterruptedError('the sweep was interrupted'));
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    const r = await untilAborted(work, signal);
+    if (!r.done) throw new QueueInterruptedError('the sweep was interrupted');
+    return r.value;
   }
 
   /** Adds the jobs the queue lacks; counts those completed, failed or queued already. */
   async #submit(entries: readonly (readonly [string, SweepJob])[]): Promise<QueueSubmitted> {
-    const states = await Promise.all(entries.map(([id]) => this.#queue.getJobState(id)));
+    // One MULTI for all, not BullMQ's getJobState script per job (a grid of hundreds).
+    const states = await this.#statesOf(entries.map(([id]) => id));
     let alreadyDone = 0;
     let retried = 0;
     let attached = 0;
@@ -354,9 +352,4 @@ export class QueueExecutor implements SweepExecutor {
       return this.#workerNames;
     }
   }
-}
-
-/** ioredis reconnect delay: 250 ms more per attempt, at most 2 s, for ever. */
-function reconnectDelay(attempt: number): number {
-  return Math.min(attempt * 250, 2_000);
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import type { Logger } from 'pino';
+import { untilAborted } from '../../execution/until-aborted.ts';
 import { type BacktestSpec, parseBacktestSpec } from '../backtest-spec.ts';
 import { labelSweepLog } from '../sweep-log-label.ts';
 import type { SweepResult } from '../sweep-protocol.ts';
@@ -95,7 +96,7 @@ export function queueWorkerJob(deps: QueueWorkerJobDeps) {
       return { ...result, runner: deps.runner, jobId };
     };
     try {
-      const result = await untilAborted(work(), signal);
+      const result = await untilCancelled(work(), signal);
       deps.log.info(
         { ...what, elapsedMs: elapsed(started), outcome: outcomeOf(result) },
         'job finished',
@@ -189,22 +190,12 @@ class JobCancelled extends Error {
   override readonly name = 'JobCancelled';
 }
 
-/** `work`, or {@link JobCancelled} as soon as `signal` aborts (the work is left behind). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+/** `work`, or {@link JobCancelled} as soon as `signal` aborts (the work is left to the pool's close). */
+async function untilCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return work;
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(new JobCancelled('cancelled'));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => {
-      // The run is left to the pool's close; its late outcome is nobody's.
-      work.catch(() => undefined);
-      reject(new JobCancelled('cancelled'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  const r = await untilAborted(work, signal);
+  if (!r.done) throw new JobCancelled('cancelled');
+  return r.value;
 }
 
 const elapsed = (started: number): number => Math.round(performance.now() - started);

@@ -99,3 +99,11 @@ export function parseQueueUrl(text: string, where: string): QueueConnection {
     ...(url.protocol === 'rediss:' ? { tls: { servername: host } } : {}),
   };
 }
+
+/**
+ * ioredis reconnect delay for the queue's clients: 250 ms more per attempt, at most 2 s,
+ * for ever (BullMQ's default backs off to 20 s, so a Redis back would be seen late).
+ */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(attempt * 250, 2_000);
+}

@@ -22,6 +22,7 @@ import {
 import { parseQueueUrl, QueueUrlError, redactQueueUrl } from '../../backtest/queue/redis-url.ts';
 import { SweepMissingDataError } from '../../backtest/sweep-missing.ts';
 import { runSweep } from '../../backtest/sweep-runner.ts';
+import { untilAborted } from '../../execution/until-aborted.ts';
 import { EXIT } from '../exit-codes.ts';
 import { queueFailureSummary } from './queue-failure-summary.ts';
 import { type InterruptChoice, settleInterrupt } from './queue-interrupt.ts';
@@ -57,16 +58,11 @@ function progressNote(p: QueueProgress, silentMs: number): string {
 }
 
 /** `work`, or {@link QueueInterruptedError} as soon as `signal` aborts (work left behind). */
-function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => {
-      work.catch(() => undefined);
-      reject(new QueueInterruptedError('the sweep was interrupted before its jobs were queued'));
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  const r = await untilAborted(work, signal);
+  if (!r.done)
+    throw new QueueInterruptedError('the sweep was interrupted before its jobs were queued');
+  return r.value;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { RedisSilence } from '../../backtest/queue/redis-silence.ts';
-import type { QueueConnection } from '../../backtest/queue/redis-url.ts';
+import { type QueueConnection, reconnectDelay } from '../../backtest/queue/redis-url.ts';
 
 /** Silence shorter than this is not said in a line (a Redis restart takes a few seconds). */
 const FIRST_MS = 10_000;
@@ -82,7 +82,7 @@ export function watchRedisSilence(
     ...connection,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    retryStrategy: (attempt: number) => Math.min(attempt * 250, 2_000),
+    retryStrategy: reconnectDelay,
   });
   // Connection trouble is what the PINGs measure; an unheard 'error' would crash.
   redis.on('error', () => undefined);
