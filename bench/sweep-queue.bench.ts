@@ -9,9 +9,10 @@
  *   worker listens on database 1, the two workers on database 2, so all three stay up
  *   and warm while only the mode under test gets jobs (the idle ones wait on a blocking
  *   read, no CPU);
- * - each mode first runs one untimed sweep: it publishes the data to that database's
- *   blob store and fills the workers' caches and threads, as on a cluster that already
- *   ran a sweep. Each timed sweep's spec carries a comment naming its round, so its job
+ * - each mode first runs untimed sweeps: they publish the data to that database's blob
+ *   store and fill the workers' caches and threads, as on a cluster that already ran a
+ *   sweep; every worker runs 8 jobs so (one sweep for the lone worker, two for the pair),
+ *   since V8 keeps optimising a worker's code over its first jobs. Each timed sweep's spec carries a comment naming its round, so its job
  *   ids are new and every job really runs;
  * - timed: the whole submitter process (`tiqs-runner backtest --sweep --queue URL`:
  *   start-up, hashing the data, enqueueing, waiting, ranking, sweep.json), and the whole
@@ -99,9 +100,12 @@ try {
     const rows = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')).results as Row[];
     return { ...run, rows };
   };
-  // Untimed: publish the data to each database, fill the workers' caches, warm them.
+  // Untimed: publish the data to each database, fill the workers' caches, warm them. Every
+  // worker runs the same number of jobs (8) before the timed rounds, so each has compiled
+  // its hot code as much as the others: one sweep for the lone worker, two for the pair.
   sweep('queue 1 worker', 'warm-up');
-  sweep('queue 2 workers', 'warm-up');
+  sweep('queue 2 workers', 'warm-up 1');
+  sweep('queue 2 workers', 'warm-up 2');
 
   const loadBefore = loadavg()[0] ?? 0;
   const runs = new Map<Mode, Timed[]>(MODES.map((m) => [m, []]));
