@@ -11,9 +11,10 @@
  *   read, no CPU);
  * - each mode first runs untimed sweeps: they publish the data to that database's blob
  *   store and fill the workers' caches and threads, as on a cluster that already ran a
- *   sweep; every worker runs 8 jobs so (one sweep for the lone worker, two for the pair),
- *   since V8 keeps optimising a worker's code over its first jobs. Each timed sweep's spec carries a comment naming its round, so its job
- *   ids are new and every job really runs;
+ *   sweep. Every worker runs 8 jobs there (one sweep for the lone worker, two for the
+ *   pair), since V8 goes on optimising a worker's code over its first jobs. Each timed
+ *   sweep's spec carries a comment naming its round, so its job ids are new and every
+ *   job really runs;
  * - timed: the whole submitter process (`tiqs-runner backtest --sweep --queue URL`:
  *   start-up, hashing the data, enqueueing, waiting, ranking, sweep.json), and the whole
  *   local process (`--sweep --workers 1`). Rounds alternate the order of the modes; the
