@@ -26,7 +26,7 @@
  * Run: npm run bench -- sweep-scaling   (BENCH_ROUNDS=n: n rounds of each, default 2)
  */
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTradingDays } from './helpers/multi-day-data.ts';
@@ -44,7 +44,30 @@ interface SweepFile {
 /** One timed sweep, with what it wrote. */
 interface SweepRun extends TimedRun {
   sweep: SweepFile;
+  /** CPU of the worker processes' main threads, and of their other threads (V8's, libuv's). */
+  threads: { main: number; other: number };
 }
+
+/**
+ * Preloaded into every process of a timed sweep (NODE_OPTIONS, which the workers
+ * inherit): a worker writes, at exit, the CPU time of its main thread and of its other
+ * threads (V8's compiler and GC helpers, libuv's pool: gunzip, file reads), from
+ * /proc/self/task/<tid>/stat.
+ */
+const THREAD_HOOK = `import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+if (/sweep-worker\\.[jt]s$/.test(process.argv[1] ?? '')) process.on('exit', () => {
+  let main = 0, other = 0;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const s = readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(f[11]) + Number(f[12])) * 10;
+      if (tid === String(process.pid)) main += ms; else other += ms;
+    } catch {}
+  }
+  writeFileSync(process.env.TR_THREADS_DIR + '/' + process.pid + '.json', JSON.stringify({ main, other }));
+});
+`;
 
 ensureBuild();
 /** Whether Linux shares the CPU between sessions rather than threads. */
@@ -76,14 +99,27 @@ try {
     out: join(work, 'out'),
     slowValues: [8, 13, 21, 34],
   });
+  const threadHook = join(work, 'thread-cpu.mjs');
+  writeFileSync(threadHook, THREAD_HOOK);
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${threadHook}`.trim();
   const sweep = (workers: number, round: number): SweepRun => {
     const out = join(work, `out-${workers}-${round}`);
+    const threadsDir = join(work, `threads-${workers}-${round}`);
+    mkdirSync(threadsDir);
+    process.env.TR_THREADS_DIR = threadsDir;
     const args = ['bin/tiqs-runner.js', 'backtest', '--config', spec, '--sweep'];
     const before = childrenCpuMs();
     const run = timedNode([...args, '--workers', String(workers), '--out', out]);
     // The CLI's own CPU and its worker processes' (all reaped by the time it exits).
     const cpuMs = childrenCpuMs() - before;
-    return { ...run, cpuMs, sweep: JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) };
+    const threads = { main: 0, other: 0 };
+    for (const file of readdirSync(threadsDir)) {
+      const t = JSON.parse(readFileSync(join(threadsDir, file), 'utf8'));
+      threads.main += t.main;
+      threads.other += t.other;
+    }
+    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8'));
+    return { ...run, cpuMs, sweep, threads };
   };
   const loadBefore = loadavg()[0] ?? 0;
   const runs = new Map<number, SweepRun[]>([
@@ -121,6 +157,12 @@ try {
   );
   console.log(line('1 worker ', one));
   console.log(line('2 workers', two));
+  // Where the workers' CPU went: the backtests' own thread, and the helpers that share
+  // the cores with it (a second job competes with them; alone, they have a core free).
+  const threadLine = (name: string, rs: readonly SweepRun[]) =>
+    `${name}  workers' main threads ${s(median(rs.map((r) => r.threads.main)))}, their other threads ${s(median(rs.map((r) => r.threads.other)))}`;
+  console.log(threadLine('1 worker ', one));
+  console.log(threadLine('2 workers', two));
   // A worker's first job also loads the strategy and warms the JIT; later ones run warm.
   const byStart = (first.sweep.results as { id: number; elapsedMs?: number }[])
     .slice()
