@@ -3,7 +3,7 @@ import type { Summary } from './metrics.ts';
 
 /**
  * One sweep job: a spec file and one point of its grid. Plain JSON, so the same message
- * can go to a worker thread today and over a queue to another machine later.
+ * goes to a worker process, a worker thread, or over a queue to another machine.
  */
 export interface SweepJob {
   readonly type: 'job';
@@ -58,7 +58,10 @@ export type SweepResult =
       readonly elapsedMs: number;
       /** Tokens its strategies subscribed that the data lacks (run with `allowMissing`). */
       readonly missing?: readonly SweepMissingToken[];
-      /** Which worker ran the job (a thread id in the thread pool), when the executor says. */
+      /**
+       * Which worker ran the job (the child's pid in the process pool, a thread id in the
+       * thread pool), when the executor says.
+       */
       readonly worker?: number;
     }
   | {
@@ -75,8 +78,9 @@ export type SweepResult =
     };
 
 /**
- * Runs sweep jobs somewhere: worker threads ({@link import('./thread-pool-executor.ts')}),
- * or, later, a queue that remote runners consume. The runner only needs this.
+ * Runs sweep jobs somewhere: local worker processes or threads
+ * ({@link import('./pool-executor.ts')}), or a queue that workers on other machines
+ * consume. The runner only needs this.
  */
 export interface SweepExecutor {
   /** Runs every job and yields results as they finish, in any order. */
