@@ -1,5 +1,5 @@
-/** IST is UTC+5:30. */
-const IST_MS = 19_800_000;
+import { IST_OFFSET_MS, istDayStart } from '../../domain/ist.ts';
+
 /** Buckets start at 09:15 IST, the NSE open, so hourly bars read 09:15, 10:15, … */
 const ALIGN_MS = (9 * 60 + 15) * 60_000;
 const MIN = 60_000;
@@ -27,11 +27,11 @@ const STEPS = [
 const DAILY: ChartResolution = {
   label: '1d',
   words: 'daily',
-  bucket: (ms) => ms - ((ms + IST_MS) % 86_400_000) + ALIGN_MS,
+  bucket: (ms) => istDayStart(ms) + ALIGN_MS,
 };
 
 const every = (minutes: number) => (ms: number) =>
-  ms - ((((ms + IST_MS - ALIGN_MS) % (minutes * MIN)) + minutes * MIN) % (minutes * MIN));
+  ms - ((((ms + IST_OFFSET_MS - ALIGN_MS) % (minutes * MIN)) + minutes * MIN) % (minutes * MIN));
 
 /**
  * The finest bar at which the in-session minutes of a run (`minutes`, sampled times in

@@ -1,9 +1,6 @@
+import { IST_OFFSET_MS, istDayNumber } from '../../domain/ist.ts';
 import type { Paise } from '../../domain/money.ts';
 import { type EquityColumns, type EquityPoint, equityColumns } from '../metrics.ts';
-
-/** IST is UTC+5:30. */
-const IST_MS = 19_800_000;
-const DAY_MS = 86_400_000;
 
 /** The equity change over one IST day or month. */
 export interface PeriodReturn {
@@ -62,11 +59,11 @@ export function dailyReturns(
   for (let i = 0; i < curve.length; i++) {
     const at = curve.at[i] as number;
     // The IST date is formatted once a day, not once a sample (a month is 60 000 samples).
-    const n = Math.floor((at + IST_MS) / DAY_MS);
+    const n = istDayNumber(at);
     if (n !== dayNumber) {
       close();
       dayNumber = n;
-      day = new Date(at + IST_MS).toISOString().slice(0, 10);
+      day = new Date(at + IST_OFFSET_MS).toISOString().slice(0, 10);
       traded = false;
     }
     last = curve.equity[i] as number;
