@@ -180,7 +180,7 @@ describe('downloadCandles', () => {
     });
   });
 
-  it('stops between chunks when interrupted, every chunk written whole, and counts 0-bar tokens', async () => {
+  it('stops between chunks when interrupted, every chunk written whole', async () => {
     const { client } = simClient();
     const interrupt = new AbortController();
     const run = downloadCandles({
@@ -194,7 +194,7 @@ describe('downloadCandles', () => {
     });
     await expect(run).rejects.toBe('SIGINT');
     expect(await readdir(join(out, 'candles', '3045'))).toHaveLength(1);
-    // An option token: the simulator has no past for it, so 0 bars, said in barsByToken.
+    // A one-token download records its bar count in barsByToken.
     const done = await downloadCandles({
       ...base,
       tokens: [3045],
