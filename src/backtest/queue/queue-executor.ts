@@ -344,9 +344,13 @@ export class QueueExecutor implements SweepExecutor {
   async #workers(): Promise<string[]> {
     try {
       // BullMQ lists connections named `<prefix>:<queue>:w:<worker name>`; a worker
-      // holds more than one, so names are counted once.
+      // holds more than one, so names are counted once. CLIENT LIST spans every database
+      // of the server: only workers on this queue's database take its jobs.
+      const db = String(this.#options.connection.db ?? 0);
       const list = await this.#queue.getWorkers();
-      const names = list.map((w) => (w.rawname ?? '').split(':w:')[1] ?? 'unnamed');
+      const names = list
+        .filter((w) => w.db === undefined || w.db === db)
+        .map((w) => (w.rawname ?? '').split(':w:')[1] ?? 'unnamed');
       return [...new Set(names)].sort();
     } catch {
       return this.#workerNames;

@@ -69,11 +69,11 @@ async function processor(job: Job<QueueJobData, QueueJobResult>): Promise<QueueJ
   };
 }
 
-function startWorker(): Worker {
+function startWorker(db = 0, name = 'test-host:1'): Worker {
   const worker = new Worker<QueueJobData, QueueJobResult>(SWEEP_QUEUE_NAME, processor, {
-    connection: { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null },
+    connection: { host: '127.0.0.1', port: redis.port, db, maxRetriesPerRequest: null },
     prefix: REDIS_PREFIX,
-    name: 'test-host:1',
+    name,
     concurrency: 2,
   });
   workers.push(worker);
@@ -197,6 +197,17 @@ describeWithRedis('QueueExecutor (real redis-server)', () => {
       workers: ['test-host:1'],
     });
     expect(seen.find((p) => p.active === 2)?.workers).toEqual(['test-host:1']);
+  });
+
+  it('counts only the workers on its own database of the server', async () => {
+    // CLIENT LIST names every client of the server; a worker on database 1 never takes
+    // database 0's jobs. Checked to fail: without the db filter, both names were listed.
+    startWorker(0, 'here:1');
+    startWorker(1, 'elsewhere:2');
+    const seen: QueueProgress[] = [];
+    await until(() => withQueue(async (q) => (await q.getWorkers()).length >= 2));
+    await collect(executor({ onProgress: (p) => seen.push(p) }), grid([1]));
+    expect(seen.at(-1)?.workers).toEqual(['here:1']);
   });
 
   it('removes only this submission’s unfinished jobs', async () => {
