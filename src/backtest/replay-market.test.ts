@@ -81,6 +81,11 @@ describe('ReplayMarket', () => {
       seen.push(`quote ${q.quote.ltp} @${clock.now() - T0}`);
       // A continuation of a quote (a placement, say) runs before the next instant.
       void Promise.resolve().then(() => seen.push(`then @${clock.now() - T0}`));
+      // So does the end of a long chain of them (a placement awaiting risk, journal, venue).
+      void (async () => {
+        for (let i = 0; i < 100; i++) await Promise.resolve();
+        seen.push(`deep @${clock.now() - T0}`);
+      })();
     });
     clock.scheduler.schedule(() => seen.push(`timer @${clock.now() - T0}`), 500);
     clock.scheduler.schedule(() => seen.push(`timer @${clock.now() - T0}`), 2_000);
@@ -93,10 +98,12 @@ describe('ReplayMarket', () => {
       'chained @0',
       'quote 100 @0',
       'then @0',
+      'deep @0',
       'timer @500',
       'timer @2000',
       'quote 105 @2000',
       'then @2000',
+      'deep @2000',
     ]);
   });
 
@@ -112,8 +119,15 @@ describe('ReplayMarket', () => {
       marks += 1; // a timer at +2 s: the sample at +2 s is taken before it fires
     }, 4_500);
     const samples: Array<[number, number | undefined, number]> = [];
+    const firsts: number[] = [];
     await market.play(T0 + 10_000, {
-      sample: { everyMs: 500, take: (at) => samples.push([at - T0, ltp, marks]) },
+      sample: {
+        everyMs: 500,
+        take: (at, repeat) => {
+          samples.push([at - T0, ltp, marks]);
+          if (!repeat) firsts.push(at - T0);
+        },
+      },
     });
     expect(samples.map(([at]) => at)).toEqual(
       Array.from({ length: 25 }, (_, i) => -2_000 + i * 500),
@@ -123,6 +137,8 @@ describe('ReplayMarket', () => {
     expect(samples.find(([at]) => at === 2_500)).toEqual([2_500, 105, 1]);
     // Four record instants (the timer shares one): four steps, none for the 25 samples.
     expect(market.steps).toBe(4);
+    // Only the first sample after a step is not a repeat: the others saw nothing run.
+    expect(firsts).toEqual([-2_000, 500, 1_500, 2_500, 3_500]);
   });
 
   it('starts a window inside the recording with the newest record of each kind and token before it', async () => {

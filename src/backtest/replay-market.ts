@@ -25,9 +25,11 @@ export interface PlayOptions {
    * `take(at)` for every `everyMs` after the start, up to the end, each as the state
    * stood at `at`. Nothing changes between steps, so a sample is taken just before the
    * step at or after its instant, before that step's timers fire, as a timer of its own
-   * would have seen it; only an idle night of samples costs no step.
+   * would have seen it; only an idle night of samples costs no step. `repeat` is true
+   * for each sample after the first between the same two steps: nothing ran since the one
+   * before it, so only what depends on `at` itself can differ.
    */
-  sample?: { everyMs: number; take(at: number): void };
+  sample?: { everyMs: number; take(at: number, repeat: boolean): void };
   /**
    * Stops the replay between two instants once aborted (a backtest whose strategy just
    * subscribed to a token the data lacks): `play` returns with the clock where it stopped.
@@ -38,8 +40,17 @@ export interface PlayOptions {
 /** How often (virtual ms) {@link ReplayMarket.play} reports progress. */
 const PROGRESS_EVERY_MS = 60_000;
 
-/** One event-loop turn: every pending promise continuation runs before it resolves. */
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/**
+ * Resolves once every pending promise continuation has run, however long its chain: Node
+ * runs the tick queue only when V8's microtask queue is empty, and drains both in turn
+ * until neither holds anything (`processTicksAndRejections`), so the resume comes after
+ * the whole of an instant's follow-up work, as it did after a `setImmediate` turn, but
+ * without an event-loop iteration (its poll syscall and check phase) for each of the
+ * ≈ 143 000 instants of 30 days: ≈ 1.5 µs of CPU an instant against ≈ 0.3 µs (issue 13).
+ * What it does not wait for, a `setImmediate` or I/O callback, nothing on the backtest's
+ * path schedules; the loop still turns at each block read.
+ */
+const turn = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
 
 /**
  * The market of a backtest: a recording pushed, record by record, at the instants it was
@@ -54,7 +65,7 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
  *
  * {@link play} drives the virtual clock: instant by instant, the earliest of the next
  * timer and the next record; timers due then fire, then the records of that instant are
- * published, then one event-loop turn lets every promise continuation (the execution
+ * published, then a drain of the microtask queue lets every promise continuation (the execution
  * engine, the order tracker, the paper broker) run before time moves on.
  *
  * The records come from bytes in memory or from a {@link RecordStream} (a backtest's
@@ -205,7 +216,9 @@ export class ReplayMarket implements MarketFeed {
     let sampleAt = sample === undefined ? Number.POSITIVE_INFINITY : from + sample.everyMs;
     const samplesUntil = (at: number): void => {
       if (sample === undefined) return;
-      for (; sampleAt <= at; sampleAt += sample.everyMs) sample.take(sampleAt);
+      for (let repeat = false; sampleAt <= at; sampleAt += sample.everyMs, repeat = true) {
+        sample.take(sampleAt, repeat);
+      }
     };
     for (;;) {
       // Continuations of the previous instant (tracking polls, placements, strategies'

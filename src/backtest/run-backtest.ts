@@ -183,12 +183,17 @@ export async function runBacktest(
     subs.push(kernel.engine.events$.subscribe((e) => rejections.onEvent(e)));
     subs.push(kernel.plots$.subscribe((p) => plots.push(p)));
     let peak = capital;
-    const sample = (at: number): void => {
-      inputs.sample();
-      const { gross, exposure } = mark(kernel);
-      const pnl = gross - ledger.costs.total;
-      const value = capital + pnl;
-      peak = Math.max(peak, value);
+    // The last sample's values: a `repeat` sample (no step since it) has the same ones.
+    let value = capital;
+    let exposure = 0;
+    const sample = (at: number, repeat = false): void => {
+      if (!repeat) {
+        inputs.sample();
+        const marked = mark(kernel);
+        value = capital + (marked.gross - ledger.costs.total);
+        exposure = marked.exposure;
+        peak = Math.max(peak, value);
+      }
       curve.push({
         at,
         equity: value,

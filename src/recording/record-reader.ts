@@ -174,20 +174,13 @@ export class RecordReader {
     }
     const nb = v.getUint8(this.offset + 1);
     const na = v.getUint8(this.offset + 2);
-    let p = b + 100;
-    const level = (): DepthEntry => {
-      const l = {
-        price: v.getInt32(p, true),
-        quantity: v.getInt32(p + 4, true),
-        orders: v.getInt32(p + 8, true),
-      };
-      p += DEPTH_LEVEL_BYTES;
-      return l;
-    };
+    // The levels are read in loops, not through a closure made per quote: the CLI's
+    // bundle (esbuild keepNames) names each such closure with a defineProperty call.
     const bids: DepthEntry[] = new Array(nb);
-    for (let i = 0; i < nb; i++) bids[i] = level();
+    let p = b + 100;
+    for (let i = 0; i < nb; i++, p += DEPTH_LEVEL_BYTES) bids[i] = depthLevel(v, p);
     const asks: DepthEntry[] = new Array(na);
-    for (let i = 0; i < na; i++) asks[i] = level();
+    for (let i = 0; i < na; i++, p += DEPTH_LEVEL_BYTES) asks[i] = depthLevel(v, p);
     const q: FullQuote = {
       token,
       asks,
@@ -230,4 +223,13 @@ export class RecordReader {
       vega: v.getFloat64(b + 32, true),
     };
   }
+}
+
+/** The depth level at byte `p`. */
+function depthLevel(v: DataView, p: number): DepthEntry {
+  return {
+    price: v.getInt32(p, true),
+    quantity: v.getInt32(p + 4, true),
+    orders: v.getInt32(p + 8, true),
+  };
 }
