@@ -23,6 +23,15 @@
  * Both modes must rank the same results. Target: 1 worker's wall time ≥ 1.6× that of
  * 2 workers. Exits non-zero when it is missed.
  *
+ * The workers are child processes (src/backtest/process-pool.ts): two jobs as threads of
+ * one process slowed each other by about 52%, as two processes by about 20%. The CPU
+ * column counts the CLI and its workers (reaped children's time), and the workers' CPU is
+ * split into their main threads (the backtests) and their other threads: V8's concurrent
+ * compiler (most of it: `--single-threaded-gc` barely changes it, while
+ * `--no-concurrent-recompilation` moves it onto the main thread) and libuv's pool
+ * (gunzip of the recording). One worker has a core free for its helpers; two share both
+ * cores with each other's, and each pays its own cold first job (module load and JIT).
+ *
  * Run: npm run bench -- sweep-scaling   (BENCH_ROUNDS=n: n rounds of each, default 2)
  */
 
