@@ -1,7 +1,7 @@
 import type { Quote } from '../api/schemas/quote.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import { type MarketQuote, sourceTimeOf } from './market-quote.ts';
-import { MODES_ASCENDING, modeCovers, projectQuote } from './project-quote.ts';
+import { MODES_ASCENDING, projectQuote } from './project-quote.ts';
 import { sameQuote } from './same-quote.ts';
 import type { TokenChannel } from './token-channel.ts';
 
@@ -18,11 +18,14 @@ export function publishQuote(
   receivedAt: number,
 ): void {
   const sourceTime = sourceTimeOf(quote, mode, receivedAt);
-  for (const m of MODES_ASCENDING) {
-    if (!modeCovers(mode, m)) break;
+  // The modes `mode` covers are MODES_ASCENDING up to its own (once a quote, per token:
+  // no rank lookup a mode, no projection of the quote onto its own mode).
+  const own = MODES_ASCENDING.indexOf(mode);
+  for (let i = 0; i <= own; i++) {
+    const m = MODES_ASCENDING[i] as QuoteMode;
     const channel = channels[m];
     if (channel === undefined) continue;
-    const projected = projectQuote(quote, mode, m);
+    const projected = i === own ? quote : projectQuote(quote, mode, m);
     const next: MarketQuote = {
       token: quote.token,
       mode: m,

@@ -69,3 +69,23 @@ describe('CandleBuilder: volume from the day volume', () => {
     expect(b.closeAt(OPEN + 4 * MIN)?.volume).toBe(60);
   });
 });
+
+describe('CandleBuilder: the open slot', () => {
+  it('places a tick by the calendar of its time: one that makes the open slot a holiday drops it', () => {
+    let current: TradingCalendar = calendar;
+    const b = new CandleBuilder(3045, '1m', () => current, 'NSE');
+    b.add({ at: OPEN + 1_000, price: 100, dayVolume: 10, oi: 0 });
+    b.add({ at: OPEN + 20_000, price: 101, dayVolume: 20, oi: 0 });
+    // The holidays change mid-bar (a refresh): 20 November is now closed, so a trade
+    // inside the open slot is outside any session and moves nothing.
+    current = TradingCalendar.fromHolidays({
+      ...fixture,
+      holidays: { ...fixture.holidays, '20-11-2026': 'declared closed' },
+    });
+    b.add({ at: OPEN + 40_000, price: 150, dayVolume: 30, oi: 0 });
+    const candle = b.closeAt(OPEN + MIN);
+    expect([candle?.open, candle?.high, candle?.close, candle?.volume]).toEqual([
+      100, 101, 101, 20,
+    ]);
+  });
+});

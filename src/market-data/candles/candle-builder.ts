@@ -27,6 +27,8 @@ interface Working {
   dayVolume: number;
   oi: number;
   day: number;
+  /** The calendar whose session placed the slot. */
+  calendar: CandleCalendar;
 }
 
 /**
@@ -81,10 +83,17 @@ export class CandleBuilder {
   /** Adds a trade; returns the candle it closed (a trade of a later slot), if any. */
   add(tick: CandleTick): Candle | undefined {
     const calendar = this.calendar();
+    const w = this.working;
+    // A tick inside the open slot, on the calendar that placed it, falls in that slot (its
+    // session holds the slot): no session, slot or day to work out, as for every quote of
+    // a bar but its first (issue 13).
+    if (w !== undefined && w.calendar === calendar && tick.at >= w.start && tick.at < w.end) {
+      this.update(w, tick);
+      return undefined;
+    }
     const session = calendar?.sessionAt(tick.at, this.exchange);
     if (calendar === undefined || session === undefined) return undefined;
     const slot = candleSlot(tick.at, this.interval, session);
-    const w = this.working;
     const day = istDayNumber(tick.at);
     if (slot.end <= this.notBefore) {
       // Before the start: no candle, but the day's volume by then is this day's baseline.
@@ -93,12 +102,7 @@ export class CandleBuilder {
     }
     if (slot.end <= this.closedUntil || (w !== undefined && slot.start < w.start)) return undefined;
     if (w !== undefined && slot.start === w.start) {
-      w.high = Math.max(w.high, tick.price);
-      w.low = Math.min(w.low, tick.price);
-      w.close = tick.price;
-      // A lower day total is a lagging answer: the day's volume never falls within a day.
-      w.dayVolume = Math.max(w.dayVolume, tick.dayVolume);
-      w.oi = tick.oi;
+      this.update(w, tick);
       return undefined;
     }
     const closed = w === undefined ? undefined : this.finish(w);
@@ -122,8 +126,19 @@ export class CandleBuilder {
       dayVolume: Math.max(baseline, tick.dayVolume),
       oi: tick.oi,
       day,
+      calendar,
     };
     return closed;
+  }
+
+  /** Folds a tick of the open slot into it. */
+  private update(w: Working, tick: CandleTick): void {
+    w.high = Math.max(w.high, tick.price);
+    w.low = Math.min(w.low, tick.price);
+    w.close = tick.price;
+    // A lower day total is a lagging answer: the day's volume never falls within a day.
+    w.dayVolume = Math.max(w.dayVolume, tick.dayVolume);
+    w.oi = tick.oi;
   }
 
   /** Closes the working candle when it has ended by `at`; returns it if so. */
