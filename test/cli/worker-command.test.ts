@@ -19,6 +19,7 @@ import {
   spawnRunner,
   waitForExit,
 } from '../e2e/helpers/child-process.ts';
+import { pollUntil } from '../helpers/poll-until.ts';
 import { describeWithRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts';
 import { runCli } from './run-cli.ts';
 
@@ -166,8 +167,12 @@ describeWithRedis('tiqs-runner worker (child process, real redis-server)', () =>
     const done = parsed(await child.waitForLine(msg('job finished'), 30_000, 'the job'));
     expect(done).toMatchObject({ jobId: id, outcome: 'ok' });
     // The line is written before BullMQ moves the job to completed: wait for that (bounded).
-    for (let i = 0; i < 100 && (await queue.getJobState(id)) !== 'completed'; i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await pollUntil(
+      async () => (await queue.getJobState(id)) === 'completed',
+      5_000,
+      'the job completed',
+      50,
+    );
     const result = (await queue.getJob(id))?.returnvalue;
     expect(result).toMatchObject({
       ok: true,

@@ -11,6 +11,7 @@ import {
   spawnRunner,
   waitForExit,
 } from '../e2e/helpers/child-process.ts';
+import { pollUntil } from './poll-until.ts';
 import { type BlobStats, blobStats, type QueueCensus, queueCensus } from './queue-census.ts';
 import { type RedisServer, startRedis } from './redis-server.ts';
 
@@ -248,14 +249,8 @@ export class QueueSweepWorld {
    * Polls `test` every 100 ms until it holds, at most `timeoutMs` (bounded polling of
    * real I/O: Redis or a child's output); rejects naming `what` on timeout.
    */
-  async waitFor(test: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      if (await test()) return;
-      if (Date.now() > until)
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  waitFor(test: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+    return pollUntil(test, timeoutMs, what);
   }
 
   /** Waits until some job is active and returns it with the worker name holding it. */

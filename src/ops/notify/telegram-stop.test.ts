@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../../test/helpers/poll-until.ts';
 import type { Alert } from './alert.ts';
 import { alertStopBudgetMs } from './alert-stop-budget.ts';
 import { secretScrubber } from './secret-scrubber.ts';
@@ -148,8 +149,7 @@ describe('TelegramChannel at the stop (review 16b M1, M2)', () => {
     );
     channel.deliver(alert('fill 0'));
     // Real loopback I/O, bounded: until the refusal came back.
-    for (let i = 0; i < 300 && channel.stats().failed === 0; i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await pollUntil(() => (channel?.stats().failed ?? 0) > 0, 3_000, 'the refusal', 10);
     for (let i = 1; i < 3; i++) channel.deliver(alert(`fill ${i}`));
     await channel.stop(AbortSignal.timeout(3_000));
     // 6 messages: the first refused (failed); its twin to the other chat and the 4 later dropped.

@@ -18,6 +18,7 @@ import {
 } from '../../../src/backtest/queue/queue-protocol.ts';
 import { QueueWorker } from '../../../src/backtest/queue/queue-worker.ts';
 import { ThreadPool } from '../../../src/backtest/thread-pool.ts';
+import { pollUntil } from '../../helpers/poll-until.ts';
 import { describeWithRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts';
 
 const REPO = process.cwd();
@@ -46,13 +47,8 @@ function recorder() {
 }
 
 /** Polls `check` (real I/O) every 50 ms until it is true; fails past `ms`. */
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (what: string, check: () => Promise<boolean> | boolean, ms = 20_000) =>
+  pollUntil(check, ms, what, 50);
 
 describeWithRedis('QueueWorker (real redis-server)', () => {
   let redis: RedisServer;
