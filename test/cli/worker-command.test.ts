@@ -99,6 +99,18 @@ describe('tiqs-runner worker: usage', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/--concurrency must be a whole number, 1 or more/);
   });
+
+  it.each(['0', '-1', 'lots'])('refuses --cache-max-gb %s', async (value) => {
+    const { code, stderr } = await runCli(
+      'worker',
+      '--queue',
+      'redis://127.0.0.1:1',
+      '--cache-max-gb',
+      value,
+    );
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--cache-max-gb must be a number of GiB above 0/);
+  });
 });
 
 describeWithRedis('tiqs-runner worker (child process, real redis-server)', () => {

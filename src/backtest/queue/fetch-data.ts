@@ -69,7 +69,7 @@ function checkPath(path: string): void {
 }
 
 /** A folder's digest: the sorted (path, sha256) list, so one recording is one tree. */
-function treeDigest(files: readonly DataFile[]): string {
+export function treeDigest(files: readonly DataFile[]): string {
   const list = files
     .map((f) => [f.path, f.sha256])
     .sort((a, b) => byCodePoint(String(a[0]), String(b[0])));

@@ -7,8 +7,15 @@ import { labelSweepLog } from '../sweep-log-label.ts';
 import type { SweepResult } from '../sweep-protocol.ts';
 import type { ThreadPool } from '../thread-pool.ts';
 import { CodeVersionError } from './code-version.ts';
-import { DataDigestError, DataPathError, type DataStore, fetchData } from './fetch-data.ts';
+import {
+  DataDigestError,
+  DataPathError,
+  type DataStore,
+  fetchData,
+  treeDigest,
+} from './fetch-data.ts';
 import type { QueueJobData, QueueJobResult } from './queue-protocol.ts';
+import { pinCacheData } from './sweep-cache-trim.ts';
 import { HandBackError } from './worker-hand-back.ts';
 
 /** How long a handed-back job waits before any worker may take it again. */
@@ -41,6 +48,8 @@ export interface QueueWorkerJobDeps {
   readonly onHandBack?: (err: HandBackError, jobId: string) => void;
   /** A job started running here (the hand-backs in a row end). */
   readonly onJobRan?: () => void;
+  /** A job's run ended (its data unpinned): the cache may be trimmed now. */
+  readonly onJobEnded?: () => void;
 }
 
 /**
@@ -77,23 +86,34 @@ export function queueWorkerJob(deps: QueueWorkerJobDeps) {
           data.codeVersion,
           `code version mismatch: this checkout (${deps.runner}) runs ${mine}, the queue's jobs want ${data.codeVersion}: update this checkout to the submitter's (git pull; npm run build) and restart the worker`,
         );
-      const dataDir = await fetchJobData(data, deps, jobId);
-      deps.onJobRan?.();
-      deps.log.info(what, 'job started');
-      const result = await deps.pool.run(
-        {
-          type: 'job',
-          id: data.index,
-          specFile,
-          specText: data.specText,
-          dataDir,
-          params: data.params,
-          ...(data.allowMissing ? { allowMissing: true } : {}),
-          ...(deps.runLogTTY === true ? { logTTY: true } : {}),
-        },
-        (text, id) => onRunLog(labelSweepLog(text, id, data.params)),
+      // Pinned from before the fetch to the run's end: a cache trim leaves it alone.
+      const pin = await pinCacheData(
+        deps.cacheDir,
+        treeDigest(data.data),
+        data.data.map((f) => f.sha256),
       );
-      return { ...result, runner: deps.runner, jobId };
+      try {
+        const dataDir = await fetchJobData(data, deps, jobId);
+        deps.onJobRan?.();
+        deps.log.info(what, 'job started');
+        const result = await deps.pool.run(
+          {
+            type: 'job',
+            id: data.index,
+            specFile,
+            specText: data.specText,
+            dataDir,
+            params: data.params,
+            ...(data.allowMissing ? { allowMissing: true } : {}),
+            ...(deps.runLogTTY === true ? { logTTY: true } : {}),
+          },
+          (text, id) => onRunLog(labelSweepLog(text, id, data.params)),
+        );
+        return { ...result, runner: deps.runner, jobId };
+      } finally {
+        await pin.release();
+        deps.onJobEnded?.();
+      }
     };
     try {
       const result = await untilCancelled(work(), signal);

@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ThreadPool } from '../thread-pool.ts';
+import { CacheTrimmer } from './cache-trimmer.ts';
 import {
   type QueueJobData,
   type QueueJobResult,
@@ -25,7 +26,10 @@ const DEFAULT_MAX_STALLED = 2;
 
 /** Options of {@link QueueWorker.start}. */
 export interface QueueWorkerOptions
-  extends Omit<QueueWorkerJobDeps, 'pool' | 'runner' | 'log' | 'onHandBack' | 'onJobRan'> {
+  extends Omit<
+    QueueWorkerJobDeps,
+    'pool' | 'runner' | 'log' | 'onHandBack' | 'onJobRan' | 'onJobEnded'
+  > {
   /**
    * The queue's Redis (ioredis, `maxRetriesPerRequest: null` as BullMQ's workers need):
    * BullMQ duplicates it for its blocking reads; the worker does not close it.
@@ -46,7 +50,15 @@ export interface QueueWorkerOptions
   readonly pingMs?: number;
   /** How long the worker takes no job after 3 hand-backs in a row (ms); default 60 s. */
   readonly handBackPauseMs?: number;
+  /**
+   * The data cache's budget (bytes): past it, after a job, the recordings used longest
+   * ago are removed from `cacheDir` (never one a job uses). Default {@link DEFAULT_CACHE_MAX_BYTES}.
+   */
+  readonly cacheMaxBytes?: number;
 }
+
+/** The data cache's default budget: 20 GiB. */
+export const DEFAULT_CACHE_MAX_BYTES = 20 * 2 ** 30;
 
 /** How a stop ended: jobs finished, jobs released to the queue, or left for the stall check. */
 export type QueueWorkerStop = 'drained' | 'released' | 'abandoned';
@@ -103,6 +115,11 @@ export class QueueWorker {
       undefined,
       options.handBackPauseMs,
     );
+    const trimmer = new CacheTrimmer(
+      options.cacheDir,
+      options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+      log,
+    );
     const processor = queueWorkerJob({
       ...options,
       pool,
@@ -110,6 +127,7 @@ export class QueueWorker {
       log,
       onHandBack: (err, jobId) => handBacks.handedBack(err, jobId),
       onJobRan: () => handBacks.ran(),
+      onJobEnded: () => void trimmer.soon(),
     });
     const worker = new Worker<QueueJobData, QueueJobResult>(SWEEP_QUEUE_NAME, processor, {
       connection: options.connection,

@@ -43,12 +43,21 @@ function whole(name: string, min: number) {
   };
 }
 
+/** `--cache-max-gb`: a positive number of GiB (fractions allowed). */
+function gigabytes(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError('--cache-max-gb must be a number of GiB above 0');
+  return n;
+}
+
 /** Options of `worker`. */
 interface WorkerFlags {
   queue?: string;
   concurrency?: number;
   dataDir?: string;
   cacheDir?: string;
+  cacheMaxGb?: number;
   drainSeconds: number;
   lockMs?: number;
   stalledMs?: number;
@@ -88,6 +97,11 @@ export function workerCommand(): Command {
       'shared folder of data files by digest (the submitter’s --data-dir), mounted here',
     )
     .option('--cache-dir <dir>', 'local cache of fetched data (default: var/sweep-cache)')
+    .option(
+      '--cache-max-gb <n>',
+      'the cache’s budget: past it, the recordings used longest ago are removed, never one in use (default 20)',
+      gigabytes,
+    )
     .option(
       '--drain-seconds <s>',
       'on a signal, let running jobs finish this long before releasing them',
@@ -167,6 +181,7 @@ export function workerCommand(): Command {
         log,
         projectDir,
         cacheDir: resolve(flags.cacheDir ?? join(projectDir, 'var', 'sweep-cache')),
+        ...(flags.cacheMaxGb === undefined ? {} : { cacheMaxBytes: flags.cacheMaxGb * 2 ** 30 }),
         blobs: new RedisBlobStore(connection),
         codeVersionOf: codeVersion,
         // The runs' lines read like the worker's own: pretty when the worker's are.

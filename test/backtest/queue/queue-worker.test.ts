@@ -1,10 +1,16 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { RedisBlobStore } from '../../../src/backtest/queue/blob-store.ts';
 import { CodeVersionError } from '../../../src/backtest/queue/code-version.ts';
@@ -18,6 +24,7 @@ import {
 } from '../../../src/backtest/queue/queue-protocol.ts';
 import { QueueWorker } from '../../../src/backtest/queue/queue-worker.ts';
 import { ThreadPool } from '../../../src/backtest/thread-pool.ts';
+import { memoryLogger } from '../../../src/market-data/testing/fake-quote-source.ts';
 import { pollUntil } from '../../helpers/poll-until.ts';
 import { describeWithRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts';
 
@@ -33,18 +40,6 @@ const SPEC_TEXT = readFileSync('backtests/opening-range-breakout.yaml', 'utf8')
     'strategies:\n',
     'strategies:\n  - id: probe\n    module: ../test/fixtures/strategies/sweep-probe.ts\n',
   );
-
-/** A test's log lines, parsed. */
-function recorder() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, log: pino({ base: null }, sink) };
-}
 
 /** Polls `check` (real I/O) every 50 ms until it is true; fails past `ms`. */
 const until = (what: string, check: () => Promise<boolean> | boolean, ms = 20_000) =>
@@ -79,7 +74,7 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
 
   /** A worker on the queue with its own cache, logging to a recorder. */
   function startWorker(name: string, more: Partial<Parameters<typeof QueueWorker.start>[0]> = {}) {
-    const { lines, log } = recorder();
+    const { lines, logger: log } = memoryLogger('info');
     const runLines: string[] = [];
     const worker = QueueWorker.start({
       connection,
@@ -165,6 +160,28 @@ describeWithRedis('QueueWorker (real redis-server)', () => {
         elapsedMs: expect.any(Number),
       }),
     ]);
+  });
+
+  it('pins its data while a job runs and trims its cache to the budget after it', async () => {
+    // The budget (1 byte) is below the one recording it fetched, but that recording was
+    // used a moment ago and is kept; a stale recording from long ago is removed.
+    const cacheDir = mkdtempSync(join(tmpdir(), 'tr-qw-cache-'));
+    const stale = join(cacheDir, 'trees', 'f'.repeat(64));
+    mkdirSync(stale, { recursive: true });
+    writeFileSync(join(stale, 'quotes.bin'), 'x'.repeat(4096));
+    const longAgo = new Date(Date.now() - 24 * 3_600_000);
+    utimesSync(stale, longAgo, longAgo);
+    const { lines } = startWorker('test-host:trim', { cacheDir, cacheMaxBytes: 1 });
+    const done = await finished(await submit({ 'orb.rangeMinutes': 15, 'probe.holdMs': 0 }));
+    expect(await done.getState()).toBe('completed');
+    await until('the trim to be logged', () => lines.some((l) => l.msg === 'data cache trimmed'));
+    // Checked to fail: without onJobEnded's trim, the stale tree stayed.
+    expect(existsSync(stale)).toBe(false);
+    expect(readdirSync(join(cacheDir, 'trees'))).toHaveLength(1);
+    expect(readdirSync(join(cacheDir, 'pins'))).toEqual([]);
+    expect(lines.find((l) => l.msg === 'data cache trimmed')).toMatchObject({
+      removedRecordings: 1,
+    });
   });
 
   it('a run that fails on its own is a result (ok: false), not a failed job', async () => {

@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The worker's data cache (`fetch-data.ts`: `blobs/<sha256>`, read-only, and
+ * `trees/<digest>/`, recordings rebuilt from them by hard links) grows with every new
+ * recording a sweep brings. A worker left running for weeks must not fill its disk: past a
+ * budget, the trees used longest ago go, then the blobs no tree links any more. What a job
+ * of any worker process sharing the folder uses now is pinned and never removed.
+ */
+
+/** A job's hold on its data: released when the job ends. */
+export interface CachePin {
+  release(): Promise<void>;
+}
+
+/**
+ * A tree used this recently (ms) is never removed: a job that has just found its tree, and
+ * is about to pin it, keeps it.
+ */
+const RECENT_MS = 10 * 60_000;
+
+/** What a trim did. */
+export interface CacheTrim {
+  /** Bytes the cache holds after the trim (each file counted once, hard links or not). */
+  readonly usedBytes: number;
+  readonly freedBytes: number;
+  readonly removedTrees: number;
+  readonly removedBlobs: number;
+}
+
+interface PinFile {
+  readonly tree: string;
+  readonly blobs: readonly string[];
+}
+
+/**
+ * Pins a job's tree (by its digest) and blobs in `cacheDir` for as long as the job runs,
+ * with a file `pins/<pid>-<random>.json` naming them; marks the tree as used now (its
+ * folder's mtime, the trim's measure of age). A pin of a process that died is stale and
+ * cleared by the next trim.
+ */
+export async function pinCacheData(
+  cacheDir: string,
+  tree: string,
+  blobs: readonly string[],
+): Promise<CachePin> {
+  const pins = join(cacheDir, 'pins');
+  await mkdir(pins, { recursive: true });
+  const file = join(pins, `${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  await writeFile(file, JSON.stringify({ tree, blobs } satisfies PinFile));
+  const now = new Date();
+  await utimes(join(cacheDir, 'trees', tree), now, now).catch(() => undefined);
+  return { release: () => rm(file, { force: true }) };
+}
+
+/** Whether the process `pid` lives (on this machine: the cache is local). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The trees and blobs pinned by living processes; stale pins are removed. */
+async function pinned(cacheDir: string): Promise<{ trees: Set<string>; blobs: Set<string> }> {
+  const trees = new Set<string>();
+  const blobs = new Set<string>();
+  const dir = join(cacheDir, 'pins');
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = Number(name.split('-')[0]);
+    const file = join(dir, name);
+    if (!Number.isInteger(pid) || !alive(pid)) {
+      await rm(file, { force: true });
+      continue;
+    }
+    try {
+      const pin = JSON.parse(await readFile(file, 'utf8')) as PinFile;
+      trees.add(pin.tree);
+      for (const b of pin.blobs) blobs.add(b);
+    } catch {
+      // Being written by its job right now: the trim runs again after the next job.
+      return { trees: new Set(['*']), blobs: new Set(['*']) };
+    }
+  }
+  return { trees, blobs };
+}
+
+interface FileInfo {
+  readonly path: string;
+  readonly inode: string;
+  readonly size: number;
+  readonly links: number;
+  readonly mtimeMs: number;
+}
+
+async function filesUnder(dir: string): Promise<FileInfo[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files: FileInfo[] = [];
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const path = join(e.parentPath, e.name);
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) continue;
+    files.push({
+      path,
+      inode: `${info.dev}:${info.ino}`,
+      size: info.size,
+      links: info.nlink,
+      mtimeMs: info.mtimeMs,
+    });
+  }
+  return files;
+}
+
+/** Bytes held under the cache: every inode once (a tree's hard links cost nothing). */
+async function usage(cacheDir: string): Promise<number> {
+  const seen = new Map<string, number>();
+  for (const dir of ['blobs', 'trees'])
+    for (const f of await filesUnder(join(cacheDir, dir))) seen.set(f.inode, f.size);
+  let total = 0;
+  for (const size of seen.values()) total += size;
+  return total;
+}
+
+/**
+ * Trims `cacheDir` to `maxBytes`: removes the least recently used unpinned trees, each
+ * followed by the unpinned blobs no tree links any more (a link count of 1), until the
+ * cache fits; blobs no tree links go first. Pinned data, and trees used in the last 10
+ * minutes, stay even past the budget.
+ */
+export async function trimSweepCache(
+  cacheDir: string,
+  maxBytes: number,
+  now: number = Date.now(),
+): Promise<CacheTrim> {
+  const before = await usage(cacheDir);
+  let used = before;
+  let removedTrees = 0;
+  let removedBlobs = 0;
+  if (used <= maxBytes) return { usedBytes: used, freedBytes: 0, removedTrees, removedBlobs };
+  const pins = await pinned(cacheDir);
+  if (pins.trees.has('*')) return { usedBytes: used, freedBytes: 0, removedTrees, removedBlobs };
+  const blobsDir = join(cacheDir, 'blobs');
+  const dropLooseBlobs = async (): Promise<void> => {
+    const loose = (await filesUnder(blobsDir))
+      .filter((b) => b.links === 1 && !pins.blobs.has(b.path.slice(blobsDir.length + 1)))
+      .sort((a, b) => a.mtimeMs - b.mtimeMs);
+    for (const blob of loose) {
+      if (used <= maxBytes) return;
+      await rm(blob.path, { force: true });
+      used -= blob.size;
+      removedBlobs += 1;
+    }
+  };
+  await dropLooseBlobs();
+  const treesDir = join(cacheDir, 'trees');
+  const trees = await readdir(treesDir, { withFileTypes: true }).catch(() => []);
+  const aged = await Promise.all(
+    trees
+      .filter((t) => t.isDirectory() && !t.name.includes('.') && !pins.trees.has(t.name))
+      .map(async (t) => ({
+        name: t.name,
+        usedAt: (await stat(join(treesDir, t.name))).mtimeMs,
+      })),
+  );
+  const old = aged.filter((t) => t.usedAt < now - RECENT_MS);
+  for (const tree of old.sort((a, b) => a.usedAt - b.usedAt)) {
+    if (used <= maxBytes) break;
+    await rm(join(treesDir, tree.name), { recursive: true, force: true });
+    removedTrees += 1;
+    used = await usage(cacheDir);
+    await dropLooseBlobs();
+  }
+  used = await usage(cacheDir);
+  return { usedBytes: used, freedBytes: before - used, removedTrees, removedBlobs };
+}

@@ -1,0 +1,123 @@
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DataDirStore } from '../../../src/backtest/queue/data-dir-store.ts';
+import { fetchData, treeDigest } from '../../../src/backtest/queue/fetch-data.ts';
+import { publishData } from '../../../src/backtest/queue/publish-data.ts';
+import type { DataFile } from '../../../src/backtest/queue/queue-protocol.ts';
+import { pinCacheData, trimSweepCache } from '../../../src/backtest/queue/sweep-cache-trim.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
+
+const temp = tempDirs();
+const KB = 1024;
+const HOUR = 3_600_000;
+
+/** A recording of `days` files of `size` bytes each, filled with `fill`; plus a shared meta. */
+function recording(fill: string, days: number, size: number): string {
+  const dir = temp('trim-rec-');
+  writeFileSync(join(dir, 'meta.json'), '{"shared":true}');
+  for (let d = 0; d < days; d++) {
+    mkdirSync(join(dir, `day-${d}`));
+    writeFileSync(join(dir, `day-${d}`, 'quotes.bin'), `${fill}${d}`.repeat(size / 2));
+  }
+  return dir;
+}
+
+/** Fetches `rec` into the worker cache `cache` as a job would; the tree's use set `agoMs` back. */
+async function cached(
+  cache: string,
+  shared: DataDirStore,
+  rec: string,
+  agoMs: number,
+): Promise<{ files: DataFile[]; tree: string }> {
+  const { files } = await publishData(rec, shared);
+  const tree = await fetchData(files, shared, cache);
+  const at = new Date(Date.now() - agoMs);
+  utimesSync(tree, at, at);
+  return { files, tree };
+}
+
+describe('trimSweepCache', () => {
+  it('leaves a cache within its budget alone', async () => {
+    const cache = temp('trim-cache-');
+    const shared = new DataDirStore(temp('trim-shared-'));
+    const a = await cached(cache, shared, recording('a', 2, 10 * KB), 2 * HOUR);
+    const t = await trimSweepCache(cache, 1024 * KB);
+    expect(t).toMatchObject({ removedTrees: 0, removedBlobs: 0, freedBytes: 0 });
+    expect(t.usedBytes).toBeGreaterThan(20 * KB);
+    expect(existsSync(a.tree)).toBe(true);
+  });
+
+  it('removes the recordings used longest ago, and the files only they used, until it fits', async () => {
+    const cache = temp('trim-cache-');
+    const shared = new DataDirStore(temp('trim-shared-'));
+    const oldest = await cached(cache, shared, recording('a', 3, 10 * KB), 3 * HOUR);
+    const older = await cached(cache, shared, recording('b', 3, 10 * KB), 2 * HOUR);
+    const newer = await cached(cache, shared, recording('c', 3, 10 * KB), 1 * HOUR);
+    // Three recordings of 30 KiB (and one meta shared by all): a budget for two.
+    const t = await trimSweepCache(cache, 65 * KB);
+    // Checked to fail: sorting by newest first removed `newer` instead.
+    expect(existsSync(oldest.tree)).toBe(false);
+    expect(existsSync(older.tree)).toBe(true);
+    expect(existsSync(newer.tree)).toBe(true);
+    expect(t.removedTrees).toBe(1);
+    expect(t.usedBytes).toBeLessThanOrEqual(65 * KB);
+    const blobs = readdirSync(join(cache, 'blobs'));
+    // The oldest's day files went; the meta file the others link stays.
+    for (const f of oldest.files) {
+      const shared = older.files.some((o) => o.sha256 === f.sha256);
+      expect(blobs.includes(f.sha256)).toBe(shared);
+    }
+    // What remains still reads as whole recordings.
+    for (const f of older.files) expect(existsSync(join(older.tree, f.path))).toBe(true);
+  });
+
+  it('never removes a recording a living job has pinned, nor one used in the last 10 minutes', async () => {
+    const cache = temp('trim-cache-');
+    const shared = new DataDirStore(temp('trim-shared-'));
+    const pinned = await cached(cache, shared, recording('a', 3, 10 * KB), 3 * HOUR);
+    const recent = await cached(cache, shared, recording('b', 3, 10 * KB), 5 * 60_000);
+    const pin = await pinCacheData(
+      cache,
+      treeDigest(pinned.files),
+      pinned.files.map((f) => f.sha256),
+    );
+    // pinCacheData marks the tree used now: set back, so only the pin protects it.
+    const at = new Date(Date.now() - 3 * HOUR);
+    utimesSync(pinned.tree, at, at);
+    const t = await trimSweepCache(cache, 1 * KB);
+    // Checked to fail: without the pins (or the recency rule) both trees were removed.
+    expect(existsSync(pinned.tree)).toBe(true);
+    expect(existsSync(recent.tree)).toBe(true);
+    expect(t.removedTrees).toBe(0);
+    await pin.release();
+    expect((await trimSweepCache(cache, 1 * KB)).removedTrees).toBe(1);
+    expect(existsSync(pinned.tree)).toBe(false);
+  });
+
+  it("clears a dead process's pin, and protects a pinned job's files before its tree exists", async () => {
+    const cache = temp('trim-cache-');
+    const shared = new DataDirStore(temp('trim-shared-'));
+    const old = await cached(cache, shared, recording('a', 2, 10 * KB), 3 * HOUR);
+    mkdirSync(join(cache, 'pins'), { recursive: true });
+    // A pid no process has (beyond pid_max): its pin is stale.
+    writeFileSync(
+      join(cache, 'pins', '99999999-dead.json'),
+      JSON.stringify({ tree: treeDigest(old.files), blobs: old.files.map((f) => f.sha256) }),
+    );
+    // A job of this process fetching a recording whose tree is not built yet: loose blobs.
+    const { files } = await publishData(recording('z', 1, 10 * KB), shared);
+    const pin = await pinCacheData(
+      cache,
+      treeDigest(files),
+      files.map((f) => f.sha256),
+    );
+    for (const f of files) await shared.get(f.sha256, join(cache, 'blobs', f.sha256));
+    const t = await trimSweepCache(cache, 1 * KB);
+    expect(readdirSync(join(cache, 'pins'))).toHaveLength(1);
+    expect(existsSync(old.tree)).toBe(false);
+    expect(t.removedTrees).toBe(1);
+    for (const f of files) expect(existsSync(join(cache, 'blobs', f.sha256))).toBe(true);
+    await pin.release();
+  });
+});
