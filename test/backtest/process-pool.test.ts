@@ -75,6 +75,24 @@ describe('ProcessPool', () => {
     expect(pool.busy).toBe(0);
   });
 
+  it('parses the job’s spec text instead of a file, and replays its dataDir (a queued job)', async () => {
+    pool = new ProcessPool(1, () => {});
+    const file = orbFile();
+    const fromFile = await pool.run(job(0, file, { 'orb.rangeMinutes': 15 }));
+    // No such file, and a data path that does not exist: the text and dataDir win.
+    const text = readFileSync(file, 'utf8').replace(
+      join(cwd, 'backtests/data/sample-day'),
+      '/no/such/recording',
+    );
+    const fromText = await pool.run({
+      ...job(1, join(tmpdir(), 'tr-process-pool-nowhere', 'orb.yaml'), { 'orb.rangeMinutes': 15 }),
+      specText: text,
+      dataDir: join(cwd, 'backtests/data/sample-day'),
+    });
+    expect(fromText.ok).toBe(true);
+    expect(fromFile.ok && fromText.ok && fromText.summary).toEqual(fromFile.ok && fromFile.summary);
+  });
+
   it('rejects a job whose child died, and runs the next on a new child', async () => {
     pool = new ProcessPool(1, () => {});
     const spec = exitingFile();
