@@ -27,7 +27,7 @@
  * shared 2-core machine, other sessions' load decides a parallel speed-up more than
  * anything (see the sweep-scaling bench on autogroup scheduling).
  *
- * Run: npm run bench -- sweep-queue   (BENCH_ROUNDS=n: n rounds, default 2)
+ * Run: npm run bench -- sweep-queue   (BENCH_ROUNDS=n: n rounds, default 3)
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -44,7 +44,7 @@ import { ensureBuild, median, type TimedRun, timedNode } from './helpers/timed-n
 
 const DAYS = 30;
 const RUNS = 8;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 1.6;
 
 type Mode = 'local 1 thread' | 'queue 1 worker' | 'queue 2 workers';
