@@ -2,19 +2,14 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { OrderIntent } from '../domain/intents.ts';
 import { MemoryJournal } from '../execution/journal.ts';
+import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
 import { ControlState } from './bot-controls-state.ts';
-
-function capture() {
-  const lines: { level: number; msg: string; droppedSinceLastLine?: number }[] = [];
-  const logger = pino({ level: 'debug' }, { write: (l: string) => lines.push(JSON.parse(l)) });
-  return { logger, lines };
-}
 
 const entry = { kind: 'place', id: 'e1' } as OrderIntent;
 
 describe('ControlState', () => {
   it('logs a paused strategy’s dropped entries at info, once a minute per strategy', () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = memoryLogger();
     let now = 0;
     const state = new ControlState(new MemoryJournal(), logger, () => now);
     state.setPaused('sma', true);

@@ -7,6 +7,7 @@ import { SessionError } from '../../src/api/errors/session-error.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import { MemoryJournal } from '../../src/execution/journal.ts';
+import { memoryLogger } from '../../src/market-data/testing/fake-quote-source.ts';
 import { BotControls } from '../../src/runtime/bot-controls.ts';
 import { type ControlRecord, ControlState } from '../../src/runtime/bot-controls-state.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
@@ -200,8 +201,7 @@ describe('BotControls over a paper kernel', () => {
       outcome: 'done',
       detail: '',
     });
-    const lines: { level: number; msg: string; droppedSinceLastLine?: number }[] = [];
-    const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const { logger, lines } = memoryLogger('info');
     const { kernel, steps, net } = await startBot('flattenOnKill: true', journal, logger);
     const warn = lines.find((l) => l.level === 40 && l.msg.includes('paused by an operator'));
     expect(warn?.msg).toContain('flat (by telegram:42)');

@@ -1,25 +1,10 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { memoryLogger } from '../../market-data/testing/fake-quote-source.ts';
 import { WorkerReconnectLog } from './worker-reconnect-log.ts';
 
-function recorder() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, log: pino({ base: null }, sink) };
-}
-
-/** pino writes through a stream: let it flush. */
-const flushed = () => new Promise((resolve) => setImmediate(resolve));
-
 describe('WorkerReconnectLog', () => {
-  it('logs the first loss, then at most one line per interval, then the reconnect', async () => {
-    const { lines, log } = recorder();
+  it('logs the first loss, then at most one line per interval, then the reconnect', () => {
+    const { lines, logger: log } = memoryLogger('info');
     let now = 0;
     const rl = new WorkerReconnectLog(log, () => now, 30_000);
     // An outage of 95 s with a failure every 2 s: 48 failures.
@@ -27,7 +12,6 @@ describe('WorkerReconnectLog', () => {
     expect(rl.down).toBe(true);
     rl.back();
     rl.back(); // already up: nothing more
-    await flushed();
     expect(lines.map((l) => l.msg)).toEqual([
       'redis connection lost; reconnecting (jobs running go on)',
       'redis still unreachable; reconnecting',
@@ -40,8 +24,8 @@ describe('WorkerReconnectLog', () => {
     expect(rl.down).toBe(false);
   });
 
-  it('a second outage starts afresh', async () => {
-    const { lines, log } = recorder();
+  it('a second outage starts afresh', () => {
+    const { lines, logger: log } = memoryLogger('info');
     let now = 0;
     const rl = new WorkerReconnectLog(log, () => now, 30_000);
     rl.lost('x');
@@ -49,7 +33,6 @@ describe('WorkerReconnectLog', () => {
     rl.back();
     now = 2_000;
     rl.lost('y');
-    await flushed();
     expect(lines.map((l) => l.msg)).toEqual([
       'redis connection lost; reconnecting (jobs running go on)',
       'redis reconnected',
