@@ -19,6 +19,7 @@ import {
   QueueUnavailableError,
 } from '../../../src/backtest/queue/queue-reachable.ts';
 import type { SweepJob, SweepResult } from '../../../src/backtest/sweep-protocol.ts';
+import { pollUntil } from '../../helpers/poll-until.ts';
 import { describeWithRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts';
 
 // The submitter's side of issue 17 against a real redis-server, with a BullMQ Worker run
@@ -296,10 +297,6 @@ describeWithRedis('QueueExecutor (real redis-server)', () => {
 });
 
 /** Polls `check` (real I/O) every 50 ms until it is true; fails past 15 s. */
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Bounded wait on real Redis state. */
+const until = (check: () => Promise<boolean> | boolean): Promise<void> =>
+  pollUntil(check, 15_000, 'the queue to reach the state the test waits for', 50);
