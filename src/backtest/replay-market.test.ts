@@ -156,6 +156,17 @@ describe('ReplayMarket', () => {
     expect(market.events).toBe(5); // ltp 9, ltp 1 @1 s, ohlcv @2 s, greeks, ohlcv @3 s
   });
 
+  it('fails the replay with what a timer threw, and takes no step after it', async () => {
+    const clock = new VirtualClock(T0);
+    const market = new ReplayMarket(recording(), clock);
+    clock.schedule(() => {
+      throw new Error('timer broke');
+    }, 1_500);
+    await expect(market.play(T0 + 3_000)).rejects.toThrow('timer broke');
+    expect(clock.now()).toBe(T0 + 1_500);
+    expect(market.steps).toBe(3); // +0, +1 s, and the timer's own at +1.5 s
+  });
+
   it('completes its streams on close', () => {
     const market = new ReplayMarket(recording(), new VirtualClock(T0));
     let done = 0;
