@@ -82,16 +82,17 @@ export class Placements {
       }
     }
     const day = istDayNumber(now);
-    // One scan of the working orders serves the exposure and the open-order count.
-    const working = this.core.tracker.active();
+    // Only this strategy's working orders in this instrument: the placement's cost does
+    // not grow with the other orders working, nor with the day's (issue 13).
+    const { tracker } = this.core;
     const exposure = exposureOf(
       this.core.positions,
-      this.core.tracker,
+      tracker,
       intent.strategyId,
       intent.instrument.token,
       again,
       ocoGroupOf(intent.id),
-      working,
+      tracker.workingFor(intent.strategyId, intent.instrument.token),
     );
     // The trading window: no new intraday entry from the square-off time on. The
     // framework's own orders and re-placements of accepted ones are not new entries.
@@ -113,7 +114,9 @@ export class Placements {
       intent,
       {
         openOrders:
-          again !== undefined && working.includes(again) ? working.length - 1 : working.length,
+          again !== undefined && tracker.isWorking(again)
+            ? tracker.openCount() - 1
+            : tracker.openCount(),
         position: exposure.position + exposure.pending,
         placementsToday: this.perDay.get(day) ?? 0,
         killed: this.core.killed,

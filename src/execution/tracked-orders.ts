@@ -4,6 +4,7 @@ import { isFinal, type TrackedOrder } from './tracked-order.ts';
 
 const intentKey = (strategyId: string, intentId: string): string =>
   `${strategyId}\u0000${intentId}`;
+const exposureKey = (strategyId: string, token: number): string => `${strategyId}\u0000${token}`;
 
 /**
  * The orders execution follows, indexed for what a poll and the engine ask: by tag, by
@@ -14,6 +15,8 @@ export class TrackedOrders {
   private readonly orders = new Map<string, TrackedOrder>();
   /** Orders that were not final when last looked at: `active()` need not scan the day. */
   private readonly open = new Set<TrackedOrder>();
+  /** The same by strategy and instrument: a placement's exposure reads only its own. */
+  private readonly openByKey = new Map<string, Set<TrackedOrder>>();
   /** The latest order of each strategy intent. */
   private readonly byIntentKey = new Map<string, TrackedOrder>();
   /** Orders by service id; orders learn their id later (see {@link syncIds}). */
@@ -29,7 +32,13 @@ export class TrackedOrders {
   track(order: TrackedOrder): void {
     this.orders.set(order.tag, order);
     this.byIntentKey.set(intentKey(order.strategyId, order.intentId), order);
-    if (!isFinal(order.status)) this.open.add(order);
+    if (!isFinal(order.status)) {
+      this.open.add(order);
+      const key = exposureKey(order.strategyId, order.intent.instrument.token);
+      let mine = this.openByKey.get(key);
+      if (mine === undefined) this.openByKey.set(key, (mine = new Set()));
+      mine.add(order);
+    }
     if (order.orderId === undefined) this.idless.add(order);
     else this.byOrderId.set(order.orderId, order);
     for (const tag of order.previousTags ?? []) this.byPreviousTag.set(tag, order);
@@ -64,6 +73,34 @@ export class TrackedOrders {
       else out.push(o);
     }
     return out;
+  }
+
+  /**
+   * A strategy's orders not yet final in one instrument (what its exposure counts),
+   * without a scan of the other working orders.
+   */
+  workingFor(strategyId: string, token: number): TrackedOrder[] {
+    const key = exposureKey(strategyId, token);
+    const mine = this.openByKey.get(key);
+    if (mine === undefined) return [];
+    const out: TrackedOrder[] = [];
+    for (const o of mine) {
+      if (isFinal(o.status)) mine.delete(o);
+      else out.push(o);
+    }
+    if (mine.size === 0) this.openByKey.delete(key);
+    return out;
+  }
+
+  /** How many orders are not yet final (what `active().length` says, without the array). */
+  openCount(): number {
+    for (const o of this.open) if (isFinal(o.status)) this.open.delete(o);
+    return this.open.size;
+  }
+
+  /** Whether `order` is followed and not yet final. */
+  isWorking(order: TrackedOrder): boolean {
+    return this.open.has(order) && !isFinal(order.status);
   }
 
   /** What the tracker knows, as {@link reconcile} reads it. */
