@@ -38,11 +38,11 @@ export function watchKernel(
   const fills = new Map<number, number>();
   const sub = engine.events$.subscribe((e: OrderEvent) => {
     const key = `${e.strategyId}\u0000${e.intentId}`;
-    if ('intent' in e) {
-      const s = orderSummaryOf(e.intent);
-      if (s !== undefined && e.type !== 'OrderDenied') orders.set(key, s);
-    }
-    const order = 'intent' in e ? orderSummaryOf(e.intent) : orders.get(key);
+    // An event that carries the intent is summarised once: for this alert and, unless the
+    // order was denied, for its later events that do not carry it.
+    const learnt = 'intent' in e ? orderSummaryOf(e.intent) : undefined;
+    if (learnt !== undefined && e.type !== 'OrderDenied') orders.set(key, learnt);
+    const order = 'intent' in e ? learnt : orders.get(key);
     const line = () =>
       `${e.strategyId}  ${orderLine({ msg: e.type, event: e, ...(order === undefined ? {} : { order }) }, symbolOf)}`;
     if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
