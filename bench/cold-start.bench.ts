@@ -10,7 +10,10 @@
 // the way it did before issue 13 (the framework's sources compiled by tsx at start too).
 // Rounds are interleaved so machine load hits all alike; medians are compared. Beside
 // wall time, the bot's CPU time to its first poll (user + system, all threads, from
-// /proc) is less sensitive to the machine's load.
+// /proc) is less sensitive to the machine's load, and its main thread's alone (the
+// JavaScript; V8's and libuv's helper threads left out) is the steadiest figure for
+// comparing two builds. COLD_START_ONLY=bundle runs only the baseline, `--help` and the
+// bundled bot (quicker A/B runs).
 // Targets (issue 13): first poll <= 6x the baseline, --help <= 4x.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,8 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const ROUNDS = Number(process.env.COLD_START_ROUNDS ?? 11);
+/** Only the bundled bot beside the baseline and `--help` (A/B runs of a change). */
+const BUNDLE_ONLY = process.env.COLD_START_ONLY === 'bundle';
 const FIRST_POLL_TIMEOUT_MS = 30_000;
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'bin/tiqs-runner.js');
@@ -75,10 +80,14 @@ const { main } = await import(${JSON.stringify(join(root, 'src/cli/main.ts'))});
 process.exitCode = await main(['node', 'tiqs-runner', ...process.argv.slice(1)]);`,
 ];
 
-/** CPU milliseconds (user + system, all threads) a running process has used so far. */
-function cpuMs(pid: number | undefined): number {
+/**
+ * CPU milliseconds (user + system) a running process has used so far: all its threads,
+ * or with `mainThread` its main thread's alone.
+ */
+function cpuMs(pid: number | undefined, mainThread = false): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const stat = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+    const fields = readFileSync(stat, 'utf8').split(') ')[1]?.split(' ') ?? [];
     // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's name.
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
@@ -87,12 +96,15 @@ function cpuMs(pid: number | undefined): number {
 }
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
+/** One bot's start: wall ms to its first poll, CPU ms then (all threads, main thread). */
+type Run = { wall: number; cpu: number; main: number };
+
 /** Milliseconds from spawn to the paper bot's first answered quote poll, wall and CPU. */
 async function untilFirstPoll(
   round: number,
   launcher: string[] = [bin],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ wall: number; cpu: number }> {
+): Promise<Run> {
   rmSync(join(work, 'state'), { recursive: true, force: true });
   const started = performance.now();
   const child = spawn(process.execPath, [...launcher, 'run', '--config', config], {
@@ -104,7 +116,11 @@ async function untilFirstPoll(
   try {
     for await (const line of createInterface({ input: child.stdout })) {
       if (line.includes('"operation":"quotes:') && line.includes('"msg":"response"'))
-        return { wall: performance.now() - started, cpu: cpuMs(child.pid) };
+        return {
+          wall: performance.now() - started,
+          cpu: cpuMs(child.pid),
+          main: cpuMs(child.pid, true),
+        };
     }
     throw new Error(`round ${round}: the bot ended without a quote poll`);
   } finally {
@@ -120,15 +136,16 @@ const median = (xs: number[]) => {
 
 const bare: number[] = [];
 const help: number[] = [];
-type Runs = { wall: number[]; cpu: number[] };
-const runs = (): Runs => ({ wall: [], cpu: [] });
+type Runs = { wall: number[]; cpu: number[]; main: number[] };
+const runs = (): Runs => ({ wall: [], cpu: [], main: [] });
 const firstPoll = runs();
 const firstPollUnbundled = runs();
 const firstPollViaTsx = runs();
 const firstPollNoCache = runs();
-const add = (to: Runs, run: { wall: number; cpu: number }) => {
+const add = (to: Runs, run: Run) => {
   to.wall.push(run.wall);
   to.cpu.push(run.cpu);
+  to.main.push(run.main);
 };
 // The strategy cache in a folder of the bench's own: the warm-up rounds fill it (the
 // bundle and dist/ each have their entries: compiled strategies import their modules).
@@ -140,11 +157,12 @@ const unbundledCacheDir = { ...unbundled, TIQS_RUNNER_CACHE_DIR: `${cacheDir}-di
 try {
   // Warm the OS file cache, fill the strategy caches.
   await untilFirstPoll(-1, [bin], cached);
-  await untilFirstPoll(-1, [bin], unbundledCacheDir);
+  if (!BUNDLE_ONLY) await untilFirstPoll(-1, [bin], unbundledCacheDir);
   for (let round = 0; round < ROUNDS; round++) {
     bare.push(await untilExit(['-e', '0']));
     help.push(await untilExit([bin, '--help']));
     add(firstPoll, await untilFirstPoll(round, [bin], cached));
+    if (BUNDLE_ONLY) continue;
     add(firstPollUnbundled, await untilFirstPoll(round, [bin], unbundledCacheDir));
     add(firstPollNoCache, await untilFirstPoll(round, [bin], uncached));
     add(firstPollViaTsx, await untilFirstPoll(round, viaTsx));
@@ -163,6 +181,7 @@ const row = (what: string, xs: number[] | Runs, target?: number) => {
     ratio: `${(median(wall) / base).toFixed(2)}x`,
     target: target === undefined ? '' : `<= ${target}x`,
     'CPU ms': Array.isArray(xs) ? '' : median(xs.cpu).toFixed(0),
+    'main thread CPU ms': Array.isArray(xs) ? '' : median(xs.main).toFixed(0),
   };
 };
 console.log(
@@ -174,9 +193,13 @@ console.table([
   row('node -e 0 (baseline)', bare),
   row('tiqs-runner --help', help, 4),
   row('paper bot: start to first quote poll', firstPoll, 6),
-  row('the same, from dist/ (TIQS_RUNNER_BUNDLE=off)', firstPollUnbundled),
-  row('the same, strategy cache off (strategies by tsx)', firstPollNoCache),
-  row('the same, framework compiled by tsx (before)', firstPollViaTsx),
+  ...(BUNDLE_ONLY
+    ? []
+    : [
+        row('the same, from dist/ (TIQS_RUNNER_BUNDLE=off)', firstPollUnbundled),
+        row('the same, strategy cache off (strategies by tsx)', firstPollNoCache),
+        row('the same, framework compiled by tsx (before)', firstPollViaTsx),
+      ]),
 ]);
 const helpRatio = median(help) / base;
 const pollRatio = median(firstPoll.wall) / base;
