@@ -7,11 +7,9 @@ export class JournalLockedError extends Error {
   constructor(
     readonly path: string,
     readonly pid: number,
-    options?: { cause?: unknown },
   ) {
     super(
       `journal ${path} is in use by process ${pid} (another bot on the same state dir?); stop it first, or delete ${path}.lock if no such process is a bot`,
-      options,
     );
   }
 }
@@ -53,7 +51,8 @@ function writerAlive(text: string): number | undefined {
   const [pidText, boot, start] = text.trim().split(' ');
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !alive(pid)) return undefined;
-  if (boot !== undefined && bootId() !== undefined && boot !== bootId()) return undefined;
+  const here = bootId();
+  if (boot !== undefined && here !== undefined && boot !== here) return undefined;
   if (start !== undefined) {
     const now = startTime(pid);
     if (now !== undefined && now !== start) return undefined;
