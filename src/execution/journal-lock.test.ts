@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { deadPid } from '../../test/helpers/dead-pid.ts';
 import { JournalLockedError } from './journal-lock.ts';
 import { SqliteJournal } from './sqlite-journal.ts';
 
@@ -15,14 +15,6 @@ function journalPath(): string {
   const dir = mkdtempSync(join(tmpdir(), 'journal-lock-'));
   dirs.push(dir);
   return join(dir, 'journal.sqlite');
-}
-
-/** A pid no process has: one that ran and exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0']);
-  const pid = child.pid ?? 0;
-  await new Promise((r) => child.on('exit', r));
-  return pid;
 }
 
 describe('SqliteJournal: one writing process per journal (review 13 N2)', () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -12,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { deadPid } from '../helpers/dead-pid.ts';
 
 // The bundle's versioned folders (scripts/bundle-folders.mjs, review 13 M3): a build never
 // removes or rewrites a folder a running process may still load from.
@@ -40,14 +40,6 @@ function folder(dist: string, name: string, opts: { retiredAt?: number; holder?:
     utimesSync(join(dir, '.retired'), opts.retiredAt / 1000, opts.retiredAt / 1000);
   }
   if (opts.holder !== undefined) writeFileSync(join(dir, '.holders', String(opts.holder)), '');
-}
-
-/** A pid no process has: one that ran and exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0']);
-  const pid = child.pid ?? 0;
-  await new Promise((r) => child.on('exit', r));
-  return pid;
 }
 
 describe('bundle folders: an old build is removed only when long replaced and unheld', () => {
