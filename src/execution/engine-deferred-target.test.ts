@@ -9,6 +9,23 @@ import { OPEN_SESSION, placeIntent, scriptedBroker, settle } from './testing/eng
 
 const place = (id: string) => placeIntent(id, { orderType: 'LMT', price: 10_000 });
 
+/** An engine trading live (a released broker, its book read stalled), its events kept. */
+function liveEngine() {
+  const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
+  const b = scriptedBroker({ books: 'stalled' });
+  b.release();
+  const engine = new ExecutionEngine({
+    broker: b.broker,
+    clock,
+    logger: memoryLogger().logger,
+    sessions: OPEN_SESSION,
+    onSessionRefused: () => undefined,
+  });
+  const events: OrderEvent[] = [];
+  engine.events$.subscribe((e) => events.push(e));
+  return { b, engine, events };
+}
+
 /** An engine restarted over a journal with one order (e1), its book read stalled. */
 async function restartedUnreconciled() {
   const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
@@ -86,18 +103,7 @@ describe('a cancel or modify whose target is still deferred', () => {
   it('while paused, a cancel of a deferred placement withdraws it', async () => {
     // How this was checked: with the earlier engine, c5 was deferred behind e5, both
     // flushed at resume; e5 was placed and c5 denied (no order id yet).
-    const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
-    const b = scriptedBroker({ books: 'stalled' });
-    b.release();
-    const engine = new ExecutionEngine({
-      broker: b.broker,
-      clock,
-      logger: memoryLogger().logger,
-      sessions: OPEN_SESSION,
-      onSessionRefused: () => undefined,
-    });
-    const events: OrderEvent[] = [];
-    engine.events$.subscribe((e) => events.push(e));
+    const { b, engine, events } = liveEngine();
     await engine.submit(place('e4'));
     engine.pause(new SessionError('HTTP 401', { operation: 'placeOrder', status: 401 }));
     await engine.submit(place('e5'));
@@ -118,18 +124,7 @@ describe('a cancel or modify whose target is still deferred', () => {
   it('while paused, a cancel of a deferred bracket withdraws it whole (nothing enters at the resume)', async () => {
     // How this was checked: without the bracket branch in DeferredIntents.actOn, c7 was
     // deferred behind b7 and both flushed at resume: b7's entry was placed (1, not 0).
-    const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
-    const b = scriptedBroker({ books: 'stalled' });
-    b.release();
-    const engine = new ExecutionEngine({
-      broker: b.broker,
-      clock,
-      logger: memoryLogger().logger,
-      sessions: OPEN_SESSION,
-      onSessionRefused: () => undefined,
-    });
-    const events: OrderEvent[] = [];
-    engine.events$.subscribe((e) => events.push(e));
+    const { b, engine, events } = liveEngine();
     engine.pause(new SessionError('HTTP 401', { operation: 'placeOrder', status: 401 }));
     await engine.submit({
       kind: 'bracket',
