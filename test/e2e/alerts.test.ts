@@ -14,9 +14,13 @@ import { killAll, REPO, spawnRunner, waitForExit } from './helpers/child-process
 
 const SECRET = 'e2e-webhook-secret-4242';
 
-/** A paper bot on the embedded simulator whose alerts go to `url`, the secret from the env. */
-function writeConfig(url: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tr-alerts-'));
+/**
+ * A paper bot on the embedded simulator trading `buy-when-flat`, its config in a fresh
+ * temp folder: `execution` ends with `stop` (e.g. `, onShutdown: flatten`) and `notify`
+ * is the block's YAML lines, secrets as `${VAR}` references to the env.
+ */
+function writeBotConfig(prefix: string, notify: string, stop = ''): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const file = join(dir, 'bot.yaml');
   writeFileSync(
     file,
@@ -28,41 +32,29 @@ marketData: { intervalMs: 1000, warmupSeconds: 0 }
 strategies:
   - id: flat
     module: ${join(REPO, 'test/fixtures/strategies/buy-when-flat.ts')}
-execution: { trackIntervalMs: 1000, shutdownTimeoutMs: 10000 }
+execution: { trackIntervalMs: 1000, shutdownTimeoutMs: 10000${stop} }
 state: { dir: ${join(dir, 'state')} }
 notify:
-  webhook: { url: "${url}", secret: "\${WEBHOOK_SECRET}" }
+  ${notify}
 logging: { format: json, summaryIntervalSeconds: 0 }
 `,
   );
   return file;
 }
+
+/** A paper bot whose alerts go to `url`, the secret from the env. */
+const writeConfig = (url: string): string =>
+  writeBotConfig('tr-alerts-', `webhook: { url: "${url}", secret: "\${WEBHOOK_SECRET}" }`);
 
 const TG_TOKEN = '123456:e2e-telegram-token';
 
 /** A paper bot that flattens at the stop, its alerts to two chats of a fake Bot API. */
-function writeTelegramConfig(apiRoot: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tr-alerts-tg-'));
-  const file = join(dir, 'bot.yaml');
-  writeFileSync(
-    file,
-    `mode: paper
-broker:
-  baseUrl: embedded
-  sim: { seed: 42, speed: 10, start: "2026-11-20T09:20:00+05:30" }
-marketData: { intervalMs: 1000, warmupSeconds: 0 }
-strategies:
-  - id: flat
-    module: ${join(REPO, 'test/fixtures/strategies/buy-when-flat.ts')}
-execution: { trackIntervalMs: 1000, shutdownTimeoutMs: 10000, onShutdown: flatten }
-state: { dir: ${join(dir, 'state')} }
-notify:
-  telegram: { botToken: "\${TG_TOKEN}", chatIds: [111, 222], apiRoot: "${apiRoot}" }
-logging: { format: json, summaryIntervalSeconds: 0 }
-`,
+const writeTelegramConfig = (apiRoot: string): string =>
+  writeBotConfig(
+    'tr-alerts-tg-',
+    `telegram: { botToken: "\${TG_TOKEN}", chatIds: [111, 222], apiRoot: "${apiRoot}" }`,
+    ', onShutdown: flatten',
   );
-  return file;
-}
 
 let receiver: WebhookReceiver | undefined;
 let telegram: FakeTelegram | undefined;
