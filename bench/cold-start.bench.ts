@@ -206,6 +206,12 @@ const pollRatio = median(firstPoll.wall) / base;
 console.log(
   `cold start: first poll ${pollRatio.toFixed(2)}x node -e 0 (target <= 6x), --help ${helpRatio.toFixed(2)}x (target <= 4x)`,
 );
+// A loaded machine stretches the baseline's median as much as the bot's (a 90 ms node
+// measured at 190 ms makes a 6x look met): the quickest round of each, the least
+// disturbed, says what the machine itself gives.
+console.log(
+  `fastest rounds: first poll ${(Math.min(...firstPoll.wall) / Math.min(...bare)).toFixed(2)}x the fastest node -e 0 (not the target's measure; compare it when the load is high)`,
+);
 if (pollRatio > 6 || helpRatio > 4) {
   console.error('target missed');
   process.exit(1);
