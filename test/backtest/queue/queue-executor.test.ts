@@ -296,7 +296,6 @@ describeWithRedis('QueueExecutor (real redis-server)', () => {
   });
 });
 
-/** Polls `check` (real I/O) every 50 ms until it is true; fails past 15 s. */
-/** Bounded wait on real Redis state. */
+/** Polls `check` (real Redis state) every 50 ms until it is true; fails past 15 s. */
 const until = (check: () => Promise<boolean> | boolean): Promise<void> =>
   pollUntil(check, 15_000, 'the queue to reach the state the test waits for', 50);
