@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { processAlive } from './process-alive.ts';
 
 /** Another live process has the journal open for writing (two bots on one state dir). */
 export class JournalLockedError extends Error {
@@ -50,7 +51,8 @@ function identity(pid: number): string {
 function writerAlive(text: string): number | undefined {
   const [pidText, boot, start] = text.trim().split(' ');
   const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !alive(pid)) return undefined;
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !processAlive(pid))
+    return undefined;
   const here = bootId();
   if (boot !== undefined && here !== undefined && boot !== here) return undefined;
   if (start !== undefined) {
@@ -58,16 +60,6 @@ function writerAlive(text: string): number | undefined {
     if (now !== undefined && now !== start) return undefined;
   }
   return pid;
-}
-
-/** Whether process `pid` runs (one we may not signal does). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from '../../execution/process-alive.ts';
 
 /**
  * The worker's data cache (`fetch-data.ts`: `blobs/<sha256>`, read-only, and
@@ -55,17 +56,6 @@ export async function pinCacheData(
   return { release: () => rm(file, { force: true }) };
 }
 
-/** Whether the process `pid` lives (on this machine: the cache is local). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, under another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The trees and blobs pinned by living processes; stale pins are removed. */
 async function pinned(cacheDir: string): Promise<{ trees: Set<string>; blobs: Set<string> }> {
   const trees = new Set<string>();
@@ -74,7 +64,8 @@ async function pinned(cacheDir: string): Promise<{ trees: Set<string>; blobs: Se
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const pid = Number(name.split('-')[0]);
     const file = join(dir, name);
-    if (!Number.isInteger(pid) || !alive(pid)) {
+    // The pid is on this machine: the cache is local.
+    if (!Number.isInteger(pid) || !processAlive(pid)) {
       await rm(file, { force: true });
       continue;
     }
