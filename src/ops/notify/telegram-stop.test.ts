@@ -6,17 +6,11 @@ import { alertStopBudgetMs } from './alert-stop-budget.ts';
 import { secretScrubber } from './secret-scrubber.ts';
 import { TelegramChannel } from './telegram-channel.ts';
 import type { BotCommandPort } from './telegram-commands.ts';
-import { type FakeTelegram, startFakeTelegram } from './testing/fake-telegram.ts';
+import { type FakeTelegram, startFakeTelegram, TEST_QUEUE } from './testing/fake-telegram.ts';
 
 const TOKEN = '123456:telegram-bot-token-secret';
 const TRADER = 1001;
-const queue = {
-  queueSize: 20,
-  maxRetries: 3,
-  retryBaseMs: 500,
-  retryMaxMs: 4_000,
-  timeoutMs: 5_000,
-};
+const queue = TEST_QUEUE;
 
 let fake: FakeTelegram | undefined;
 let channel: TelegramChannel | undefined;

@@ -7,6 +7,18 @@ interface SentMessage {
   text: string;
 }
 
+/**
+ * Delivery settings for a channel under test against the stand-in: small retry waits
+ * (the tests drive them with virtual time) and a short request timeout.
+ */
+export const TEST_QUEUE = {
+  queueSize: 20,
+  maxRetries: 3,
+  retryBaseMs: 500,
+  retryMaxMs: 4_000,
+  timeoutMs: 5_000,
+} as const;
+
 /** A stand-in for the Telegram Bot API on loopback (getMe, sendMessage, getUpdates). */
 export interface FakeTelegram {
   /** The `apiRoot` to give grammy. */
