@@ -34,10 +34,20 @@ function closure(entry: string, dynamic = false): Set<string> {
   return seen;
 }
 
-/** The packages whose sources went into a chunk, from its source map. */
+/** Packages the bundle leaves external, loaded from node_modules by a chunk's import. */
+const EXTERNAL_OPS = ['grammy'];
+
+/**
+ * The ops packages a chunk holds (its source map's sources) or imports from node_modules
+ * (grammy is external: node-fetch under it checks a class's name, scope hoisting may change).
+ */
 function opsSourcesOf(file: string): string[] {
   const map = JSON.parse(read(`${file}.map`)) as { sources: string[] };
-  return map.sources.filter((s) => OPS_PACKAGES.test(s));
+  const text = read(file);
+  const imported = EXTERNAL_OPS.filter((p) =>
+    new RegExp(`(?:from\\s*|import\\(\\s*)"${p}"`).test(text),
+  ).map((p) => `node_modules/${p}/`);
+  return [...map.sources.filter((s) => OPS_PACKAGES.test(s)), ...imported];
 }
 
 /** The chunk `main.js` imports for the `run` command. */
