@@ -23,8 +23,11 @@
  * Both modes must rank the same results. Target: 1 worker's wall time ≥ 1.6× that of
  * 2 workers. Exits non-zero when it is missed.
  *
- * The workers are child processes (src/backtest/process-pool.ts): two jobs as threads of
- * one process slowed each other by about 52%, as two processes by about 20%. The CPU
+ * The workers are child processes (src/backtest/process-pool.ts). On the idle machine
+ * (2026-11-24 09:17 UTC, A/B in one run) they were 3% faster than threads of one process
+ * (2 workers 6.50 s vs 6.73 s; 1.23× vs 1.19×), the same CPU: what limits the ratio is
+ * that one worker already keeps 1.2 cores busy (9.7 s CPU in 8.0 s) and two workers need
+ * 27% more CPU than one (12.3 s: a second cold start, helpers competing). The CPU
  * column counts the CLI and its workers (reaped children's time), and the workers' CPU is
  * split into their main threads (the backtests) and their other threads: V8's concurrent
  * compiler (most of it: `--single-threaded-gc` barely changes it, while
