@@ -49,11 +49,11 @@ const killLive = (): void => {
 /**
  * A persistent pool of sweep worker PROCESSES, with {@link ThreadPool}'s interface and
  * messages: at most `size` children (`child_process.fork` of `sweep-worker`), started as
- * jobs need them and kept for later jobs, one job each at a time. Two backtests in two
- * processes slow each other less than in two threads of one process (each process has
- * its own heap, garbage collector and compiler threads): about 20% against 52% on this
- * project's 2-core machine. A child that dies under a job rejects that job with
- * {@link ThreadCrashError} and is replaced for the next one.
+ * jobs need them and kept for later jobs, one job each at a time. Each child has its own
+ * heap, garbage collector and compiler threads, so two backtests share nothing but the
+ * cores (on the 2-core bench machine, idle: 3% faster than two threads, for about 90 MiB
+ * more memory a worker), and a child that crashes or is killed takes no other job with
+ * it: it rejects its job with {@link ThreadCrashError} and is replaced for the next one.
  *
  * No child outlives the parent: a child exits when its IPC channel closes (the parent
  * exited, or was killed, even by SIGKILL), and children still running when this process

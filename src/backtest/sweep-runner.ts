@@ -20,8 +20,8 @@ export interface SweepOptions {
   /** Workers; default one per core. */
   workers?: number;
   /**
-   * What the workers are: child processes (default: two backtests in two processes slow
-   * each other less than in two threads of one process) or worker threads.
+   * What the workers are: child processes (default: they share nothing but the cores, and
+   * a crash takes one run with it) or worker threads of this process (less memory).
    */
   pool?: 'processes' | 'threads';
   /** Where the jobs run; default a {@link PoolExecutor} on {@link SweepOptions.pool}. */
