@@ -30,10 +30,10 @@ describe('tiqs-runner backtest --sweep --workers', () => {
       mkdtempSync(join(tmpdir(), 'tr-sweep-workers-')),
     );
     expect(code).toBe(2);
-    expect(stderr).toMatch(/--workers must be a whole number of threads, 1 or more/);
+    expect(stderr).toMatch(/--workers must be a whole number of worker processes, 1 or more/);
   });
 
-  it('runs the sweep on as many worker threads as asked', async () => {
+  it('runs the sweep on as many worker processes as asked', async () => {
     const spec = shortSweepSpec();
     const out = join(spec, '..', 'out');
     const { code, stdout } = await runCli(

@@ -90,7 +90,7 @@ describe('the bundled CLI loading strategies', () => {
     expect(validate(dir, module, env).seen).toEqual(ALL_SHARED);
   });
 
-  it('boots sweep threads from the bundle (dist/<current>/sweep-worker.js)', () => {
+  it('boots sweep worker processes from the bundle (dist/<current>/sweep-worker.js)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tr-bundle-'));
     const spec = join(dir, 'orb.yaml');
     writeFileSync(

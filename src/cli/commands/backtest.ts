@@ -9,11 +9,13 @@ import { RecordingError } from '../../recording/recording-error.ts';
 import { StrategyLoadError } from '../../strategy/load-strategy.ts';
 import { EXIT } from '../exit-codes.ts';
 
-/** `--workers`: a whole number of threads, at least 1 (0 or a typo must not pass unseen). */
+/** `--workers`: a whole number of processes, at least 1 (0 or a typo must not pass unseen). */
 function workerCount(text: string): number {
   const n = Number(text);
   if (text.trim() === '' || !Number.isInteger(n) || n < 1) {
-    throw new InvalidArgumentError('--workers must be a whole number of threads, 1 or more');
+    throw new InvalidArgumentError(
+      '--workers must be a whole number of worker processes, 1 or more',
+    );
   }
   return n;
 }
@@ -47,7 +49,7 @@ interface BacktestOptions {
  * `tiqs-runner backtest --config backtests/NAME.yaml [--sweep [--workers N | --queue URL]]`:
  * replays the spec's recording through its strategies on the kernel, prints the summary,
  * and writes `report.json` and `report.html` to the output folder. `--sweep` runs the
- * spec's parameter grid on worker threads (`--workers`, else the spec's `sweep.workers`,
+ * spec's parameter grid in worker processes (`--workers`, else the spec's `sweep.workers`,
  * else one per core), or with `--queue` on `tiqs-runner worker` processes through a Redis
  * queue (backtest-queue.ts), and ranks the results.
  */
@@ -58,7 +60,7 @@ export function backtestCommand(): Command {
     .option('--sweep', 'run the spec’s backtest.sweep grid in parallel and rank the results')
     .option(
       '--workers <n>',
-      'worker threads for --sweep (default: the spec’s sweep.workers, else one per core)',
+      'worker processes for --sweep (default: the spec’s sweep.workers, else one per core)',
       workerCount,
     )
     .option('--out <dir>', 'report folder (default: the spec’s backtest.out)')
@@ -122,7 +124,7 @@ export function backtestCommand(): Command {
           const workers = opts.workers ?? spec.backtest.sweep?.workers ?? availableParallelism();
           const started = performance.now();
           // Only the sweep's runner here: the backtest itself runs in the workers, so this
-          // thread does not load the kernel and the workers start that much sooner.
+          // process does not load the kernel and the workers start that much sooner.
           const [{ runSweep }, { SweepMissingDataError }] = await Promise.all([
             import('../../backtest/sweep-runner.ts'),
             import('../../backtest/sweep-missing.ts'),
