@@ -1,7 +1,7 @@
 /**
  * Sweeps on the queue (issue 17, point 6): the same 8-run sweep over 30 trading days run
  * through Redis by one and by two `tiqs-runner worker` processes (`--concurrency 1`
- * each), and on the local thread pool with one thread, in the same run.
+ * each), and as a local sweep with one worker process, in the same run.
  *
  * - data and grid: as bench/sweep-scaling.bench.ts (the sample day and its copies on the
  *   29 trading days before it; `sma.fast` [3, 5] × `sma.slow` [8, 13, 21, 34]);
@@ -47,8 +47,8 @@ const RUNS = 8;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 1.6;
 
-type Mode = 'local 1 thread' | 'queue 1 worker' | 'queue 2 workers';
-const MODES: readonly Mode[] = ['local 1 thread', 'queue 1 worker', 'queue 2 workers'];
+type Mode = 'local 1 process' | 'queue 1 worker' | 'queue 2 workers';
+const MODES: readonly Mode[] = ['local 1 process', 'queue 1 worker', 'queue 2 workers'];
 
 interface Row {
   id: number;
@@ -96,7 +96,7 @@ try {
     writeFileSync(spec, `${base}# ${label}\n`);
     const out = join(work, `out-${n}`);
     const args = ['bin/tiqs-runner.js', 'backtest', '--config', spec, '--sweep', '--out', out];
-    args.push(...(mode === 'local 1 thread' ? ['--workers', '1'] : ['--queue', db(mode)]));
+    args.push(...(mode === 'local 1 process' ? ['--workers', '1'] : ['--queue', db(mode)]));
     const run = timedNode(args);
     const rows = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')).results as Row[];
     return { ...run, rows };
@@ -155,8 +155,8 @@ try {
   // One runner at a time in both: the wall time beyond the runs' own is the overhead.
   const outside = (m: Mode) => (wall(m) - own(m)) / RUNS;
   console.log(
-    `overhead  queue 1 worker / local 1 thread wall time  ${(wall('queue 1 worker') / wall('local 1 thread')).toFixed(2)}×; ` +
-      `time outside the runs per job: queue ${outside('queue 1 worker').toFixed(0)} ms, local ${outside('local 1 thread').toFixed(0)} ms`,
+    `overhead  queue 1 worker / local 1 process wall time  ${(wall('queue 1 worker') / wall('local 1 process')).toFixed(2)}×; ` +
+      `time outside the runs per job: queue ${outside('queue 1 worker').toFixed(0)} ms, local ${outside('local 1 process').toFixed(0)} ms`,
   );
   if (Math.max(loadBefore, loadAfter) > availableParallelism()) {
     console.log(

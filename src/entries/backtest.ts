@@ -1,7 +1,7 @@
 /**
  * `tiqs-runner/backtest`: backtests on recorded market data. {@link runBacktest} runs a
  * spec on the kernel with a virtual clock; {@link runSweep} runs a parameter grid on
- * worker threads and ranks the points; the report writers turn a result into JSON/HTML;
+ * worker processes (or threads) and ranks the points; the report writers turn a result into JSON/HTML;
  * {@link recordSession} and {@link readRecording} make and read the recordings.
  */
 

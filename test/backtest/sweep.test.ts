@@ -19,7 +19,7 @@ describe('parameter sweeps', () => {
     ]);
   });
 
-  it('runs the grid on worker threads and ranks by the chosen metric', async () => {
+  it('runs the grid on worker processes and ranks by the chosen metric', async () => {
     const spec = await loadBacktestSpec('backtests/opening-range-breakout.yaml');
     const short: BacktestSpec = {
       ...spec,
