@@ -35,9 +35,9 @@ export class TrackedOrders {
     if (!isFinal(order.status)) {
       this.open.add(order);
       const key = exposureKey(order.strategyId, order.intent.instrument.token);
-      let mine = this.openByKey.get(key);
-      if (mine === undefined) this.openByKey.set(key, (mine = new Set()));
-      mine.add(order);
+      const mine = this.openByKey.get(key);
+      if (mine === undefined) this.openByKey.set(key, new Set([order]));
+      else mine.add(order);
     }
     if (order.orderId === undefined) this.idless.add(order);
     else this.byOrderId.set(order.orderId, order);
