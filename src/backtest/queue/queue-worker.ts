@@ -58,7 +58,7 @@ export interface QueueWorkerOptions
 }
 
 /** The data cache's default budget: 20 GiB. */
-export const DEFAULT_CACHE_MAX_BYTES = 20 * 2 ** 30;
+const DEFAULT_CACHE_MAX_BYTES = 20 * 2 ** 30;
 
 /** How a stop ended: jobs finished, jobs released to the queue, or left for the stall check. */
 export type QueueWorkerStop = 'drained' | 'released' | 'abandoned';
