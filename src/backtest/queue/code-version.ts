@@ -152,6 +152,16 @@ async function stampOf(files: readonly string[]): Promise<string | undefined> {
   }
 }
 
+/** A change this close (ms) before the graph was read may be followed by another unseen. */
+const RACY_MS = 2_000;
+
+/** Whether every file of `files` and each folder holding one last changed before `ms`. */
+async function settledBefore(files: readonly string[], ms: number): Promise<boolean> {
+  const paths = [...new Set([...files, ...files.map((f) => dirname(f))])];
+  const infos = await Promise.all(paths.map((p) => stat(p).catch(() => undefined)));
+  return infos.every((i) => i !== undefined && i.ctimeMs < ms && i.mtimeMs < ms);
+}
+
 /**
  * The local files a spec's strategies are built from: each strategy module and every file
  * it imports but packages and the framework (hashed on its own), as esbuild resolves them;
@@ -165,9 +175,13 @@ async function strategyFiles(spec: BacktestSpec, root: string): Promise<string[]
   const key = `${root}\0${modules.join('\0')}`;
   const known = graphs.get(key);
   if (known !== undefined && (await stampOf(known.files)) === known.stamp) return known.files;
+  const startedMs = Date.now();
   const files = await importGraph(spec, root, modules);
   const stamp = await stampOf(files);
-  if (stamp !== undefined) graphs.set(key, { files, stamp });
+  // Remembered only when nothing of it changed just before or while esbuild read it (a
+  // `git pull` under way): a stamp taken after such a change could hide it for good.
+  if (stamp !== undefined && (await settledBefore(files, startedMs - RACY_MS)))
+    graphs.set(key, { files, stamp });
   return files;
 }
 

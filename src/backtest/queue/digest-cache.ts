@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type BigIntStats, createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -120,7 +120,8 @@ export class DigestCache {
     }
     const kept = [...merged].sort((a, b) => b[1].at - a[1].at).slice(0, MAX_ENTRIES);
     const body: CacheFile = { v: 1, files: Object.fromEntries(kept) };
-    const temp = `${this.#file}.${process.pid}.tmp`;
+    // Its own name: two saves of one process may overlap (publish and code version).
+    const temp = `${this.#file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     try {
       await mkdir(dirname(this.#file), { recursive: true });
       await writeFile(temp, JSON.stringify(body));

@@ -91,7 +91,11 @@ export function queueWorkerJob(deps: QueueWorkerJobDeps) {
         deps.cacheDir,
         treeDigest(data.data),
         data.data.map((f) => f.sha256),
-      );
+      ).catch((err: unknown) => {
+        // A full disk fails the pin: a trim is what may free it.
+        deps.onJobEnded?.();
+        throw err;
+      });
       try {
         const dataDir = await fetchJobData(data, deps, jobId);
         deps.onJobRan?.();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processAlive } from '../../execution/process-alive.ts';
 
@@ -49,8 +49,11 @@ export async function pinCacheData(
 ): Promise<CachePin> {
   const pins = join(cacheDir, 'pins');
   await mkdir(pins, { recursive: true });
-  const file = join(pins, `${process.pid}-${randomBytes(4).toString('hex')}.json`);
-  await writeFile(file, JSON.stringify({ tree, blobs } satisfies PinFile));
+  const base = join(pins, `${process.pid}-${randomBytes(4).toString('hex')}`);
+  const file = `${base}.json`;
+  // Written whole, then renamed in: a trim never reads a pin half written (a full disk).
+  await writeFile(`${base}.tmp`, JSON.stringify({ tree, blobs } satisfies PinFile));
+  await rename(`${base}.tmp`, file);
   const now = new Date();
   await utimes(join(cacheDir, 'trees', tree), now, now).catch(() => undefined);
   return { release: () => rm(file, { force: true }) };
@@ -69,12 +72,15 @@ async function pinned(cacheDir: string): Promise<{ trees: Set<string>; blobs: Se
       await rm(file, { force: true });
       continue;
     }
+    // A pin being written (`.tmp`) is renamed in before its job looks at its tree.
+    if (!name.endsWith('.json')) continue;
     try {
       const pin = JSON.parse(await readFile(file, 'utf8')) as PinFile;
       trees.add(pin.tree);
       for (const b of pin.blobs) blobs.add(b);
     } catch {
-      // Being written by its job right now: the trim runs again after the next job.
+      // Renamed in whole, so unreadable means damaged: its tree and files may be in use,
+      // and which is unknown; nothing is removed this time, and the pin stays its job's.
       return { trees: new Set(['*']), blobs: new Set(['*']) };
     }
   }
@@ -136,10 +142,19 @@ export async function trimSweepCache(
   if (used <= maxBytes) return { usedBytes: used, freedBytes: 0, removedTrees, removedBlobs };
   const pins = await pinned(cacheDir);
   if (pins.trees.has('*')) return { usedBytes: used, freedBytes: 0, removedTrees, removedBlobs };
+  // What a trim cut short (a kill) left renamed out: no job can use it any more.
+  const treesDir = join(cacheDir, 'trees');
+  for (const left of await readdir(treesDir).catch(() => [] as string[]))
+    if (left.includes('.trash-')) await rm(join(treesDir, left), { recursive: true, force: true });
   const blobsDir = join(cacheDir, 'blobs');
   const dropLooseBlobs = async (): Promise<void> => {
     const loose = (await filesUnder(blobsDir))
-      .filter((b) => b.links === 1 && !pins.blobs.has(b.path.slice(blobsDir.length + 1)))
+      .filter((b) => {
+        const name = b.path.slice(blobsDir.length + 1);
+        // A download under way (`<sha>.<pid>-<rand>.part`) is its job's, unless abandoned.
+        if (name.includes('.') && b.mtimeMs >= now - RECENT_MS) return false;
+        return b.links === 1 && !pins.blobs.has(name);
+      })
       .sort((a, b) => a.mtimeMs - b.mtimeMs);
     for (const blob of loose) {
       if (used <= maxBytes) return;
@@ -149,7 +164,6 @@ export async function trimSweepCache(
     }
   };
   await dropLooseBlobs();
-  const treesDir = join(cacheDir, 'trees');
   const trees = await readdir(treesDir, { withFileTypes: true }).catch(() => []);
   const aged = await Promise.all(
     trees
@@ -162,7 +176,28 @@ export async function trimSweepCache(
   const old = aged.filter((t) => t.usedAt < now - RECENT_MS);
   for (const tree of old.sort((a, b) => a.usedAt - b.usedAt)) {
     if (used <= maxBytes) break;
-    await rm(join(treesDir, tree.name), { recursive: true, force: true });
+    // Looked at again right before it goes: a job may have pinned or used it meanwhile.
+    const path = join(treesDir, tree.name);
+    const usedAt = await stat(path).then(
+      (i) => i.mtimeMs,
+      () => undefined,
+    );
+    if (usedAt === undefined || usedAt >= now - RECENT_MS) continue;
+    if ((await pinned(cacheDir)).trees.has(tree.name) || pins.trees.has('*')) continue;
+    // Renamed out first: a tree is whole or gone, never half removed (a trim cut short
+    // would otherwise leave a folder later jobs take for the whole recording).
+    const trash = join(
+      treesDir,
+      `${tree.name}.trash-${process.pid}-${randomBytes(4).toString('hex')}`,
+    );
+    if (
+      !(await rename(path, trash).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
+    await rm(trash, { recursive: true, force: true });
     removedTrees += 1;
     used = await usage(cacheDir);
     await dropLooseBlobs();

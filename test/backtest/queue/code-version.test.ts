@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBacktestSpec } from '../../../src/backtest/backtest-spec.ts';
 import {
   CodeVersionError,
@@ -11,6 +11,9 @@ import {
 import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const temp = tempDirs();
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const SPEC = `backtest:
   data: data/day
@@ -78,11 +81,16 @@ describe('codeVersion', () => {
     const entry = join(root, 'strategies', 's.ts');
     writeFileSync(entry, "import { fast } from './lib/extra';\nexport default fast;\n");
     writeFileSync(join(root, 'strategies', 'lib', 'extra.ts'), 'export const fast = 1;\n');
+    // The graph is remembered only for files settled 2 s before it was read: move the
+    // clock on, so the memo (and its stamp) is what the second read goes through.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 10_000);
     const v = await versionOf(root);
     expect(await versionOf(root)).toBe(v);
     // esbuild tries .tsx before .ts: the same import now names another file.
     writeFileSync(join(root, 'strategies', 'lib', 'extra.tsx'), 'export const fast = 2;\n');
     expect(await versionOf(root)).not.toBe(v);
+    vi.useRealTimers();
   });
 
   it('covers every strategy of the spec', async () => {
