@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { JobLogSink, JobPool } from './job-pool.ts';
+import { ThreadCrashError } from './slot-pool.ts';
 import type { SweepExecutor, SweepJob, SweepResult } from './sweep-protocol.ts';
-import { ThreadCrashError } from './thread-pool.ts';
 
 /** Makes the pool a sweep runs on: `size` workers, log lines to `onLog`. */
 export type JobPoolFactory = (size: number, onLog: JobLogSink) => JobPool;

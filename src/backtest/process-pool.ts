@@ -1,8 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import type { JobLogSink, JobPool } from './job-pool.ts';
+import type { JobLogSink } from './job-pool.ts';
+import { type PoolSlot, SlotPool, ThreadCrashError } from './slot-pool.ts';
 import type { SweepJob, SweepLog, SweepResult } from './sweep-protocol.ts';
-import { ThreadCrashError, ThreadPoolClosedError } from './thread-pool.ts';
 
 /**
  * How a child boots: the same entry as the sweep threads', `sweep-worker`, beside this
@@ -25,19 +25,10 @@ const KEPT_FLAG = /^--(max-old-space-size|max-semi-space-size|stack-size|enable-
 const EXIT_GRACE_MS = 3_000;
 
 /** A child of the pool and the task it runs, if any. */
-interface Slot {
+interface Slot extends PoolSlot {
   readonly child: ChildProcess;
-  task: Task | undefined;
   /** Settles once the child has exited. */
   readonly gone: Promise<void>;
-}
-
-/** A job waiting for a child, or running on one. */
-interface Task {
-  readonly job: SweepJob;
-  readonly onLog: JobLogSink;
-  readonly resolve: (result: SweepResult) => void;
-  readonly reject: (err: Error) => void;
 }
 
 /** Every live child of every pool: killed if this process exits with them still running. */
@@ -66,47 +57,21 @@ const killLive = (): void => {
  * await pool.close();
  * ```
  */
-export class ProcessPool implements JobPool {
-  private readonly slots: Slot[] = [];
-  private readonly waiting: Task[] = [];
-  private closed = false;
-
+export class ProcessPool extends SlotPool<Slot> {
   /**
    * @param size most child processes at once (default one per core)
    * @param onLog default sink of the runs' log lines (default stdout); a job may name its own
    */
   constructor(
-    readonly size = availableParallelism(),
-    private readonly onLog: JobLogSink = (text) => void process.stdout.write(text),
+    size = availableParallelism(),
+    onLog: JobLogSink = (text) => void process.stdout.write(text),
   ) {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size ${size}: need ≥ 1`);
-  }
-
-  /** Children started and alive (named as {@link ThreadPool}'s, for one interface). */
-  get threads(): number {
-    return this.slots.length;
-  }
-
-  /** Jobs running on a child now. */
-  get busy(): number {
-    return this.slots.filter((s) => s.task !== undefined).length;
+    super(size, onLog, 'process pool');
   }
 
   /** The children's process ids (for tests and diagnostics). */
   get pids(): number[] {
     return this.slots.flatMap((s) => s.child.pid ?? []);
-  }
-
-  /**
-   * Runs a job on the next free child. Resolves with its result (a run that failed is a
-   * result with `ok: false`); rejects only when its child died or the pool closed first.
-   */
-  run(job: SweepJob, onLog: JobLogSink = this.onLog): Promise<SweepResult> {
-    if (this.closed) return Promise.reject(new ThreadPoolClosedError('process pool closed'));
-    return new Promise<SweepResult>((resolve, reject) => {
-      this.waiting.push({ job, onLog, resolve, reject });
-      this.dispatch();
-    });
   }
 
   /**
@@ -116,40 +81,25 @@ export class ProcessPool implements JobPool {
    * when every child has exited (a child that lingers past a few seconds is killed).
    */
   async close(): Promise<void> {
-    this.closed = true;
-    for (const task of this.waiting.splice(0))
-      task.reject(new ThreadPoolClosedError('process pool closed before the job started'));
-    const slots = this.slots.splice(0);
-    for (const slot of slots) {
-      const task = slot.task;
-      slot.task = undefined;
+    const slots = this.shut((slot, task) => {
       if (task === undefined) {
         if (slot.child.connected) slot.child.disconnect();
       } else {
         slot.child.kill('SIGKILL');
         task.reject(new ThreadCrashError(`job ${task.job.id} stopped: process pool closed`));
       }
-    }
+    });
     await Promise.all(slots.map((s) => exitWithin(s, EXIT_GRACE_MS)));
   }
 
-  /** Hands waiting jobs to idle children, starting children up to `size`. */
-  private dispatch(): void {
-    while (this.waiting.length > 0) {
-      const slot =
-        this.slots.find((s) => s.task === undefined) ??
-        (this.slots.length < this.size ? this.spawn() : undefined);
-      if (slot === undefined) return;
-      const task = this.waiting.shift() as Task;
-      slot.task = task;
-      // A send to a child that just died fails quietly: its close rejects the task.
-      slot.child.send(task.job, (err) => {
-        if (err !== null) slot.child.kill('SIGKILL');
-      });
-    }
+  protected send(slot: Slot, job: SweepJob): void {
+    // A send to a child that just died fails quietly: its close rejects the task.
+    slot.child.send(job, (err) => {
+      if (err !== null) slot.child.kill('SIGKILL');
+    });
   }
 
-  private spawn(): Slot {
+  protected spawn(): Slot {
     const child = fork(ENTRY, [], {
       execArgv: [...process.execArgv.filter((f) => KEPT_FLAG.test(f)), ...TS_LOADER],
       serialization: 'json',
@@ -160,28 +110,9 @@ export class ProcessPool implements JobPool {
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const slot: Slot = { child, task: undefined, gone };
     this.slots.push(slot);
-    child.on('message', (m: SweepResult | SweepLog) => {
-      const task = slot.task;
-      if (task === undefined) return;
-      // A child runs one job at a time: its lines are that job's, whatever id it carries.
-      if (m.type === 'log') {
-        task.onLog(m.text, task.job.id);
-        return;
-      }
-      slot.task = undefined;
-      task.resolve(m);
-      this.dispatch();
-    });
-    const died = (why: string, cause?: Error): void => {
-      const at = this.slots.indexOf(slot);
-      if (at < 0) return; // closed, or already gone
-      this.slots.splice(at, 1);
-      const task = slot.task;
-      slot.task = undefined;
-      task?.reject(new ThreadCrashError(`sweep worker crashed: ${why}`, { cause }));
-      child.kill('SIGKILL');
-      this.dispatch();
-    };
+    child.on('message', (m: SweepResult | SweepLog) => this.received(slot, m));
+    const died = (why: string, cause?: Error): void =>
+      this.died(slot, why, cause, () => child.kill('SIGKILL'));
     child.once('exit', (code, signal) => {
       live.delete(child);
       if (live.size === 0) process.off('exit', killLive);

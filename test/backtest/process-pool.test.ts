@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PoolExecutor } from '../../src/backtest/pool-executor.ts';
 import { ProcessPool } from '../../src/backtest/process-pool.ts';
+import { ThreadCrashError, ThreadPoolClosedError } from '../../src/backtest/slot-pool.ts';
 import type { SweepJob, SweepResult } from '../../src/backtest/sweep-protocol.ts';
-import { ThreadCrashError, ThreadPoolClosedError } from '../../src/backtest/thread-pool.ts';
+import { processRunning } from '../helpers/process-running.ts';
 
 const cwd = process.cwd();
 
@@ -33,16 +34,6 @@ const job = (id: number, specFile: string, params: SweepJob['params']): SweepJob
   specFile,
   params,
 });
-
-/** Whether a process runs (a zombie has exited). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 let pool: ProcessPool | undefined;
 afterEach(async () => {
@@ -121,7 +112,7 @@ describe('ProcessPool', () => {
     expect(p.threads).toBe(0);
     expect(all).toHaveLength(2);
     expect(all).toContain(pids[0]);
-    expect(all.filter(running)).toEqual([]);
+    expect(all.filter(processRunning)).toEqual([]);
   });
 });
 

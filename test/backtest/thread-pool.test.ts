@@ -2,12 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ThreadCrashError, ThreadPoolClosedError } from '../../src/backtest/slot-pool.ts';
 import type { SweepJob } from '../../src/backtest/sweep-protocol.ts';
-import {
-  ThreadCrashError,
-  ThreadPool,
-  ThreadPoolClosedError,
-} from '../../src/backtest/thread-pool.ts';
+import { ThreadPool } from '../../src/backtest/thread-pool.ts';
 
 const cwd = process.cwd();
 

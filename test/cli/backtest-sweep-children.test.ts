@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processRunning } from '../helpers/process-running.ts';
 
 const root = process.cwd();
 /** Bound of every wait below: a CLI start, two worker processes and their strategy loads. */
@@ -45,22 +46,12 @@ async function until<T>(what: string, ready: () => T | undefined): Promise<T> {
   }
 }
 
-/** Whether a process runs (a zombie has exited: only its exit status is left). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 let cli: ChildProcess | undefined;
 let workers: number[] = [];
 afterEach(() => {
   // Whatever the test saw, nothing it started runs on.
   cli?.kill('SIGKILL');
-  for (const pid of workers.filter(running)) process.kill(pid, 'SIGKILL');
+  for (const pid of workers.filter(processRunning)) process.kill(pid, 'SIGKILL');
   cli = undefined;
   workers = [];
 });
@@ -84,12 +75,12 @@ describe('backtest --sweep worker processes', () => {
       });
       expect(new Set(workers).size).toBe(2);
       expect(workers).not.toContain(cli.pid);
-      expect(workers.every(running)).toBe(true);
+      expect(workers.every(processRunning)).toBe(true);
       // The signal to the CLI alone (not its process group, as a terminal's Ctrl-C would).
       cli.kill(signal);
       await exited;
-      await until('the workers to exit', () => (workers.some(running) ? undefined : true));
-      expect(workers.filter(running)).toEqual([]);
+      await until('the workers to exit', () => (workers.some(processRunning) ? undefined : true));
+      expect(workers.filter(processRunning)).toEqual([]);
       expect(existsSync(join(dir, 'out', 'sweep.json'))).toBe(false);
     },
   );
