@@ -25,13 +25,13 @@ import {
 } from '../../backtest/queue/redis-url.ts';
 import { createLogger, type LogLevel } from '../../logging/create-logger.ts';
 import { EXIT } from '../exit-codes.ts';
+import { AUTH_ERROR, isRedisError } from './redis-error.ts';
 
 /** Slack past the drain for releasing jobs and closing connections before a hard exit. */
 const HARD_STOP_SLACK_MS = 15_000;
 /** The environment variable read for the queue's URL when `--queue` is absent. */
 const QUEUE_ENV = 'TIQS_QUEUE';
 /** Redis's answers to a wrong or missing password: they never heal by waiting. */
-const AUTH_ERROR = /WRONGPASS|NOAUTH|invalid password|invalid username-password/i;
 
 /** A whole number from `min`, for a flag or an environment variable named `name`. */
 function whole(name: string, min: number) {
@@ -255,13 +255,7 @@ async function startChecks(
 function guardStrayErrors(log: Logger): void {
   const stray = (err: unknown): void => {
     const error = err instanceof Error ? err.message : String(err);
-    const redis =
-      err instanceof Error &&
-      (err.name === 'ReplyError' ||
-        err.name === 'ConnectionClosedError' ||
-        /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET/.test(error) ||
-        AUTH_ERROR.test(error));
-    if (redis) {
+    if (isRedisError(err)) {
       log.warn({ error }, 'redis error (ignored)');
       return;
     }
