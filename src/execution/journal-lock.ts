@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { processAlive } from './process-alive.ts';
+import { processIdentity, runningProcess } from './process-identity.ts';
 
 /** Another live process has the journal open for writing (two bots on one state dir). */
 export class JournalLockedError extends Error {
@@ -15,51 +15,14 @@ export class JournalLockedError extends Error {
   }
 }
 
-/** This machine's boot (Linux), so a lock written before a reboot is known stale. */
-function bootId(): string | undefined {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-}
-
-/** When process `pid` started, in clock ticks since boot (Linux), so a reused pid is told apart. */
-function startTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (in parentheses, which may hold spaces): the 22nd
-    // field of the line, starttime, is the 20th after it.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-/** The lock file's text: the pid, then (where the system tells) boot id and start time. */
-function identity(pid: number): string {
-  const boot = bootId();
-  const start = startTime(pid);
-  return boot === undefined || start === undefined ? String(pid) : `${pid} ${boot} ${start}`;
-}
-
 /**
- * Whether the lock's writer still runs: its pid alive and, when the lock names them, the
- * same boot and the same start time (after a crash and a reboot, or a container restart,
- * its pid may belong to another process, which must not keep the journal locked).
+ * Whether the lock's writer still runs (see {@link runningProcess}: after a crash and a
+ * reboot, or a container restart, its pid may belong to another process, which must not
+ * keep the journal locked). This process's own lock (a journal reopened in it) is not.
  */
 function writerAlive(text: string): number | undefined {
-  const [pidText, boot, start] = text.trim().split(' ');
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !processAlive(pid))
-    return undefined;
-  const here = bootId();
-  if (boot !== undefined && here !== undefined && boot !== here) return undefined;
-  if (start !== undefined) {
-    const now = startTime(pid);
-    if (now !== undefined && now !== start) return undefined;
-  }
-  return pid;
+  const pid = runningProcess(text);
+  return pid === process.pid ? undefined : pid;
 }
 
 /**
@@ -84,7 +47,7 @@ export class JournalLock {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const fd = openSync(this.path, 'wx');
-        writeSync(fd, identity(process.pid));
+        writeSync(fd, processIdentity(process.pid));
         closeSync(fd);
         this.held = true;
         return;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processAlive } from '../../execution/process-alive.ts';
+import { processIdentity, runningProcess } from '../../execution/process-identity.ts';
 
 /**
  * The worker's data cache (`fetch-data.ts`: `blobs/<sha256>`, read-only, and
@@ -34,13 +35,19 @@ export interface CacheTrim {
 interface PinFile {
   readonly tree: string;
   readonly blobs: readonly string[];
+  /**
+   * The pinning process ({@link processIdentity}: pid, boot id, start time), so a pin
+   * whose pid was reused after a reboot is stale, not a living job's. Absent in pins
+   * written before it was added: then the pid alone decides.
+   */
+  readonly owner?: string;
 }
 
 /**
  * Pins a job's tree (by its digest) and blobs in `cacheDir` for as long as the job runs,
  * with a file `pins/<pid>-<random>.json` naming them; marks the tree as used now (its
- * folder's mtime, the trim's measure of age). A pin of a process that died is stale and
- * cleared by the next trim.
+ * folder's mtime, the trim's measure of age). A pin of a process that died, or whose pid
+ * another process now has, is stale and cleared by the next trim.
  */
 export async function pinCacheData(
   cacheDir: string,
@@ -52,7 +59,8 @@ export async function pinCacheData(
   const base = join(pins, `${process.pid}-${randomBytes(4).toString('hex')}`);
   const file = `${base}.json`;
   // Written whole, then renamed in: a trim never reads a pin half written (a full disk).
-  await writeFile(`${base}.tmp`, JSON.stringify({ tree, blobs } satisfies PinFile));
+  const pin: PinFile = { tree, blobs, owner: processIdentity(process.pid) };
+  await writeFile(`${base}.tmp`, JSON.stringify(pin));
   await rename(`${base}.tmp`, file);
   const now = new Date();
   await utimes(join(cacheDir, 'trees', tree), now, now).catch(() => undefined);
@@ -76,6 +84,11 @@ async function pinned(cacheDir: string): Promise<{ trees: Set<string>; blobs: Se
     if (!name.endsWith('.json')) continue;
     try {
       const pin = JSON.parse(await readFile(file, 'utf8')) as PinFile;
+      // Its pid now another process's (a reboot, a container restart): stale too.
+      if (pin.owner !== undefined && runningProcess(pin.owner) === undefined) {
+        await rm(file, { force: true });
+        continue;
+      }
       trees.add(pin.tree);
       for (const b of pin.blobs) blobs.add(b);
     } catch {

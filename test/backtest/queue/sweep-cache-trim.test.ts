@@ -6,6 +6,7 @@ import { fetchData, treeDigest } from '../../../src/backtest/queue/fetch-data.ts
 import { publishData } from '../../../src/backtest/queue/publish-data.ts';
 import type { DataFile } from '../../../src/backtest/queue/queue-protocol.ts';
 import { pinCacheData, trimSweepCache } from '../../../src/backtest/queue/sweep-cache-trim.ts';
+import { processIdentity } from '../../../src/execution/process-identity.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const temp = tempDirs();
@@ -118,6 +119,46 @@ describe('trimSweepCache', () => {
     expect(existsSync(old.tree)).toBe(false);
     expect(t.removedTrees).toBe(1);
     for (const f of files) expect(existsSync(join(cache, 'blobs', f.sha256))).toBe(true);
+    await pin.release();
+  });
+
+  it('clears a pin whose pid another process now has (a reboot, a container restart)', async () => {
+    // Review (final, F4): a pin named its process by the bare pid, which a reboot can give
+    // to another process; the pin then kept its data until that process ended.
+    // Checked to fail: without the owner check in pinned() the tree stayed.
+    const cache = temp('trim-cache-');
+    const shared = new DataDirStore(temp('trim-shared-'));
+    const old = await cached(cache, shared, recording('a', 2, 10 * KB), 3 * HOUR);
+    mkdirSync(join(cache, 'pins'), { recursive: true });
+    // This process's pid (alive) and boot, but another start time: a process before it.
+    const [pid, boot] = processIdentity(process.pid).split(' ');
+    const stale = `${pid} ${boot} 1`;
+    writeFileSync(
+      join(cache, 'pins', `${process.pid}-reused.json`),
+      JSON.stringify({
+        tree: treeDigest(old.files),
+        blobs: old.files.map((f) => f.sha256),
+        owner: stale,
+      }),
+    );
+    const t = await trimSweepCache(cache, 1 * KB);
+    expect(existsSync(old.tree)).toBe(false);
+    expect(t.removedTrees).toBe(1);
+    expect(readdirSync(join(cache, 'pins'))).toEqual([]);
+  });
+
+  it("keeps this process's own pin: its identity is its own", async () => {
+    const cache = temp('trim-cache-');
+    const shared = new DataDirStore(temp('trim-shared-'));
+    const old = await cached(cache, shared, recording('a', 2, 10 * KB), 3 * HOUR);
+    const pin = await pinCacheData(
+      cache,
+      treeDigest(old.files),
+      old.files.map((f) => f.sha256),
+    );
+    utimesSync(old.tree, new Date(Date.now() - 3 * HOUR), new Date(Date.now() - 3 * HOUR));
+    await trimSweepCache(cache, 1 * KB);
+    expect(existsSync(old.tree)).toBe(true);
     await pin.release();
   });
 
