@@ -1,16 +1,11 @@
 import type { Logger } from 'pino';
 import { map, merge, type Observable, Subject, type Subscription } from 'rxjs';
 import type { Product } from '../domain/order-params.ts';
-import { isFinal } from '../execution/tracked-order.ts';
+import { isFinal, type TrackedOrder } from '../execution/tracked-order.ts';
 import { type BrokerNet, brokerNetPositions } from './bot-controls-broker.ts';
+import { OrderLifecycles, shownOrders } from './bot-controls-lifecycles.ts';
 import type { ControlAction, ControlRecord } from './bot-controls-state.ts';
-import {
-  type BotStatus,
-  type LifecycleStep,
-  lifecycleStep,
-  orderView,
-  type StrategyView,
-} from './bot-controls-status.ts';
+import { type BotStatus, orderView, type StrategyView } from './bot-controls-status.ts';
 import { controlIntentId, type SubmitOutcome, submitWatched } from './bot-controls-submit.ts';
 import type { Kernel } from './kernel.ts';
 
@@ -42,7 +37,8 @@ interface ControlTarget {
  * ```
  */
 export class BotControls {
-  private readonly lifecycles = new Map<string, LifecycleStep[]>();
+  /** The steps of the orders a status shows (pruned: see {@link OrderLifecycles}). */
+  private readonly lifecycles: OrderLifecycles;
   private readonly stale = new Set<number>();
   private readonly controlled = new Subject<ControlRecord>();
   private readonly subscriptions: Subscription[] = [];
@@ -58,12 +54,13 @@ export class BotControls {
   ) {
     this.log = logger.child({ component: 'controls' });
     const { engine, bus } = kernel;
+    this.lifecycles = new OrderLifecycles(() => {
+      const { working, finished } = shownOrders(engine.orders(), RECENT_ORDERS);
+      return [...working, ...finished];
+    }, RECENT_ORDERS);
     this.subscriptions.push(
       engine.events$.subscribe((e) => {
-        if (!('tag' in e)) return;
-        const steps = this.lifecycles.get(e.tag) ?? [];
-        steps.push(lifecycleStep(e));
-        this.lifecycles.set(e.tag, steps);
+        if ('tag' in e) this.lifecycles.add(e);
       }),
       bus.stale$.subscribe((s) => {
         if (s.stale) this.stale.add(s.token);
@@ -90,6 +87,11 @@ export class BotControls {
    */
   beginStop(): void {
     this.stoppingNow = true;
+  }
+
+  /** How many orders' lifecycles are kept: about as many as the status shows. */
+  get lifecycleCount(): number {
+    return this.lifecycles.size;
   }
 
   /** Strategy ids of the bot. */
@@ -214,11 +216,10 @@ export class BotControls {
       ...book.totals(id),
       openPositions: book.positions(id).filter((p) => p.netQuantity !== 0).length,
     }));
-    const orders = engine.orders();
-    const view = (o: (typeof orders)[number]) => orderView(o, this.lifecycles.get(o.tag) ?? []);
-    const finished = orders
-      .filter((o) => isFinal(o.status))
-      .sort((a, b) => b.placedAt - a.placedAt);
+    const { working, finished } = shownOrders(engine.orders(), RECENT_ORDERS);
+    // Only what is shown keeps its steps: a long-lived bot's memory follows the view.
+    this.lifecycles.keepOnly([...working, ...finished]);
+    const view = (o: TrackedOrder) => orderView(o, this.lifecycles.of(o.tag));
     const paused = engine.pausedReason;
     return {
       at: this.kernel.clock.now(),
@@ -227,8 +228,8 @@ export class BotControls {
       positions: book.positions(),
       totals: book.totals(),
       orders: {
-        working: orders.filter((o) => !isFinal(o.status)).map(view),
-        recent: finished.slice(0, RECENT_ORDERS).map(view),
+        working: working.map(view),
+        recent: finished.map(view),
       },
       marketData: {
         status: bus.status,
