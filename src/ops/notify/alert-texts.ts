@@ -23,6 +23,22 @@ export function pnlText(t: { realised: number; unrealised: number }): string {
   return `realised ${signed(t.realised)}, unrealised ${signed(t.unrealised)}`;
 }
 
+/** A strategy paused by an operator, and who paused it when the journal still says. */
+export interface PausedStrategy {
+  strategy: string;
+  by?: string;
+}
+
+/**
+ * `paused: sma (by dashboard); no new entries until resumed (dashboard or /resume)`, or
+ * undefined when nothing is paused.
+ */
+export function pausedLine(paused: readonly PausedStrategy[]): string | undefined {
+  if (paused.length === 0) return undefined;
+  const names = paused.map((p) => `${p.strategy} (by ${p.by ?? 'unknown'})`).join(', ');
+  return `paused: ${names}; no new entries until resumed (dashboard or /resume)`;
+}
+
 /** The stop alert: what a stop left at the broker. */
 export function stoppedText(reason: string, report: ShutdownReport): string {
   const lines = [

@@ -3,6 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../config/config-error.ts';
 import { parseConfig } from '../../config/load-config.ts';
 import { ALERT_KINDS } from '../../config/notify-config-schema.ts';
+import { MemoryJournal } from '../../execution/journal.ts';
+import { ControlState } from '../../runtime/bot-controls-state.ts';
+import type { Kernel } from '../../runtime/kernel.ts';
 import { Notifier } from './notifier.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './testing/webhook-receiver.ts';
 
@@ -100,5 +103,48 @@ describe('Notifier', () => {
     await n?.stop(AbortSignal.timeout(3_000));
     expect(receiver.received.map((r) => r.json.text)).toEqual([expect.stringContaining('next')]);
     expect(lines.join('')).toContain('alert not queued: TypeError');
+  });
+
+  it('says in the start alert which strategies an operator paused in an earlier run, and by whom', async () => {
+    // Checked to fail: before, the start alert named the strategies only ('bot started
+    // (live): a, b, c\nno open positions'), so a restart looked like a bot that trades.
+    receiver = await startWebhookReceiver(undefined);
+    const journal = new MemoryJournal();
+    const silent = pino({ level: 'silent' });
+    const earlier = new ControlState(journal, silent);
+    earlier.setPaused('b', true);
+    earlier.record({
+      at,
+      who: 'dashboard',
+      action: 'pause',
+      strategy: 'b',
+      outcome: 'done',
+      detail: '',
+    });
+    earlier.setPaused('c', true);
+    const kernel = {
+      clock: { now: () => at },
+      strategyStatus: () => ({ a: 'running', b: 'running', c: 'running' }),
+      controlState: new ControlState(journal, silent),
+      engine: { killed: false, positions: { positions: () => [] } },
+    } as unknown as Kernel;
+    const n = await Notifier.fromConfig(
+      config(`notify:\n  webhook: { url: "${receiver.url}" }\n`),
+      {
+        logger: silent,
+      },
+    );
+    n?.started(kernel);
+    await receiver.waitFor(1);
+    await n?.stop(AbortSignal.timeout(3_000));
+    const [start] = receiver.received;
+    expect(String(start?.json.text)).toMatch(
+      /bot started \(live\): a, b, c\npaused: b \(by dashboard\), c \(by unknown\); no new entries until resumed \(dashboard or \/resume\)\nno open positions$/,
+    );
+    expect(start?.json.data).toMatchObject({
+      event: 'started',
+      strategies: ['a', 'b', 'c'],
+      paused: [{ strategy: 'b', by: 'dashboard' }, { strategy: 'c' }],
+    });
   });
 });

@@ -6,7 +6,7 @@ import type { ShutdownReport } from '../../execution/run-shutdown.ts';
 import type { Kernel } from '../../runtime/kernel.ts';
 import type { Alert } from './alert.ts';
 import type { AlertChannel, ChannelDeps } from './alert-channel.ts';
-import { positionLines, stoppedText } from './alert-texts.ts';
+import { type PausedStrategy, pausedLine, positionLines, stoppedText } from './alert-texts.ts';
 import type { DeliveryStats } from './delivery-queue.ts';
 import { watchKernel } from './kernel-alerts.ts';
 import { configSecrets, secretScrubber } from './secret-scrubber.ts';
@@ -122,15 +122,27 @@ export class Notifier {
     for (const { channel } of this.channels) channel.start();
   }
 
-  /** The start alert: mode, strategies and what the journal holds open. */
+  /**
+   * The start alert: mode, strategies, those an operator paused (kept from an earlier run:
+   * they will not enter until resumed) and what the journal holds open.
+   */
   started(kernel: Kernel): void {
-    const strategies = Object.keys(kernel.strategyStatus()).join(', ');
-    const killed = kernel.engine.killed ? '\nkill switch is tripped for today' : '';
+    const ids = Object.keys(kernel.strategyStatus());
+    const { controlState } = kernel;
+    const paused: PausedStrategy[] = controlState.paused().map((strategy) => {
+      const by = controlState.pausedBy(strategy);
+      return by === undefined ? { strategy } : { strategy, by };
+    });
+    const lines = [`bot started (${this.config.mode}): ${ids.join(', ')}`];
+    const pausedText = pausedLine(paused);
+    if (pausedText !== undefined) lines.push(pausedText);
+    lines.push(positionLines(kernel.engine.positions.positions()));
+    if (kernel.engine.killed) lines.push('kill switch is tripped for today');
     this.emit({
       kind: 'bot',
       at: kernel.clock.now(),
-      text: `bot started (${this.config.mode}): ${strategies}\n${positionLines(kernel.engine.positions.positions())}${killed}`,
-      data: { event: 'started', strategies: Object.keys(kernel.strategyStatus()) },
+      text: lines.join('\n'),
+      data: { event: 'started', strategies: ids, ...(paused.length > 0 ? { paused } : {}) },
     });
   }
 
