@@ -1,6 +1,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import type { Instrument } from '../domain/intents.ts';
 import { EXCHANGES, type Exchange } from '../domain/order-params.ts';
+import { plainCsvRecords } from './plain-csv-records.ts';
 
 /**
  * Header names of the instrument master's columns. The service's names for token, symbol,
@@ -95,6 +96,10 @@ export function parseInstrumentMaster(
   text: string,
   format: InstrumentMasterFormat,
 ): ParsedInstrumentMaster {
+  // A plain table (no quote anywhere, as the service's and the simulator's are) is split
+  // natively: the same records as csv-parse's, ten times faster (plain-csv-records.ts).
+  const plain = plainCsvRecords(text);
+  if (plain !== undefined) return readInstrumentMasterRecords(plain, format);
   let rows: Array<{ record: string[]; info: { lines: number } }>;
   try {
     rows = parse(text, {
