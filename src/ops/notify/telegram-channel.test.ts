@@ -177,6 +177,11 @@ describe('TelegramChannel against a fake Bot API on loopback', () => {
     expect(bot.net()).toBe(0);
     const records = bot.kernel.controlState.recent();
     expect(records.map((r) => r.who)).toContain(`telegram:@u${TRADER}`);
+    // /status says a paused strategy is paused, as the dashboard does (it reads the
+    // controls' status, not kernel.strategyStatus() alone). Checked to fail: without the
+    // `(paused)` in controls-port.ts it read 'flat: running, realised …'.
+    // (Asked of the port: one more round trip through the fake Telegram costs ~8 s.)
+    expect(controlsPort(bot.controls).status()).toMatch(/^ {2}flat: running \(paused\), /m);
     for (const m of fake.sent) expect(m.text).not.toContain(TOKEN);
   });
 });
