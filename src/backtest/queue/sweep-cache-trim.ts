@@ -1,8 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import {
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processAlive } from '../../execution/process-alive.ts';
 import { processIdentity, runningProcess } from '../../execution/process-identity.ts';
+import { withCacheLock } from './cache-lock.ts';
 
 /**
  * The worker's data cache (`fetch-data.ts`: `blobs/<sha256>`, read-only, and
@@ -58,44 +68,62 @@ export async function pinCacheData(
   await mkdir(pins, { recursive: true });
   const base = join(pins, `${process.pid}-${randomBytes(4).toString('hex')}`);
   const file = `${base}.json`;
-  // Written whole, then renamed in: a trim never reads a pin half written (a full disk).
   const pin: PinFile = { tree, blobs, owner: processIdentity(process.pid) };
-  await writeFile(`${base}.tmp`, JSON.stringify(pin));
-  await rename(`${base}.tmp`, file);
-  const now = new Date();
-  await utimes(join(cacheDir, 'trees', tree), now, now).catch(() => undefined);
+  // Under the cache's lock: a trim sees the pin before it looks at this tree, or has
+  // already renamed the tree out (the job's fetch then builds it again).
+  withCacheLock(cacheDir, () => {
+    // Written whole, then renamed in: a trim never reads a pin half written (a full disk).
+    writeFileSync(`${base}.tmp`, JSON.stringify(pin));
+    renameSync(`${base}.tmp`, file);
+    const now = new Date();
+    try {
+      utimesSync(join(cacheDir, 'trees', tree), now, now);
+    } catch {
+      // Not built yet: the job's fetch builds it.
+    }
+  });
   return { release: () => rm(file, { force: true }) };
 }
 
-/** The trees and blobs pinned by living processes; stale pins are removed. */
-async function pinned(cacheDir: string): Promise<{ trees: Set<string>; blobs: Set<string> }> {
+/**
+ * The trees and blobs pinned by living processes; stale pins are removed. Synchronous:
+ * read under the cache's lock together with what it decides.
+ */
+function pinned(cacheDir: string): { trees: Set<string>; blobs: Set<string> } {
   const trees = new Set<string>();
   const blobs = new Set<string>();
   const dir = join(cacheDir, 'pins');
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
     const pid = Number(name.split('-')[0]);
     const file = join(dir, name);
     // The pid is on this machine: the cache is local.
     if (!Number.isInteger(pid) || !processAlive(pid)) {
-      await rm(file, { force: true });
+      rmSync(file, { force: true });
       continue;
     }
     // A pin being written (`.tmp`) is renamed in before its job looks at its tree.
     if (!name.endsWith('.json')) continue;
+    let pin: PinFile;
     try {
-      const pin = JSON.parse(await readFile(file, 'utf8')) as PinFile;
-      // Its pid now another process's (a reboot, a container restart): stale too.
-      if (pin.owner !== undefined && runningProcess(pin.owner) === undefined) {
-        await rm(file, { force: true });
-        continue;
-      }
-      trees.add(pin.tree);
-      for (const b of pin.blobs) blobs.add(b);
+      pin = JSON.parse(readFileSync(file, 'utf8')) as PinFile;
     } catch {
       // Renamed in whole, so unreadable means damaged: its tree and files may be in use,
       // and which is unknown; nothing is removed this time, and the pin stays its job's.
       return { trees: new Set(['*']), blobs: new Set(['*']) };
     }
+    // Its pid now another process's (a reboot, a container restart): stale too.
+    if (pin.owner !== undefined && runningProcess(pin.owner) === undefined) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    trees.add(pin.tree);
+    for (const b of pin.blobs) blobs.add(b);
   }
   return { trees, blobs };
 }
@@ -153,7 +181,7 @@ export async function trimSweepCache(
   let removedTrees = 0;
   let removedBlobs = 0;
   if (used <= maxBytes) return { usedBytes: used, freedBytes: 0, removedTrees, removedBlobs };
-  const pins = await pinned(cacheDir);
+  const pins = withCacheLock(cacheDir, () => pinned(cacheDir));
   if (pins.trees.has('*')) return { usedBytes: used, freedBytes: 0, removedTrees, removedBlobs };
   // What a trim cut short (a kill) left renamed out: no job can use it any more.
   const treesDir = join(cacheDir, 'trees');
@@ -169,12 +197,20 @@ export async function trimSweepCache(
         return b.links === 1 && !pins.blobs.has(name);
       })
       .sort((a, b) => a.mtimeMs - b.mtimeMs);
-    for (const blob of loose) {
-      if (used <= maxBytes) return;
-      await rm(blob.path, { force: true });
-      used -= blob.size;
-      removedBlobs += 1;
-    }
+    if (loose.length === 0 || used <= maxBytes) return;
+    // Looked at again under the lock: a job may have pinned or linked one meanwhile.
+    withCacheLock(cacheDir, () => {
+      const pinsNow = pinned(cacheDir);
+      if (pinsNow.blobs.has('*')) return;
+      for (const blob of loose) {
+        if (used <= maxBytes) return;
+        if (pinsNow.blobs.has(blob.path.slice(blobsDir.length + 1))) continue;
+        if (statSync(blob.path, { throwIfNoEntry: false })?.nlink !== 1) continue;
+        rmSync(blob.path, { force: true });
+        used -= blob.size;
+        removedBlobs += 1;
+      }
+    });
   };
   await dropLooseBlobs();
   const trees = await readdir(treesDir, { withFileTypes: true }).catch(() => []);
@@ -189,27 +225,28 @@ export async function trimSweepCache(
   const old = aged.filter((t) => t.usedAt < now - RECENT_MS);
   for (const tree of old.sort((a, b) => a.usedAt - b.usedAt)) {
     if (used <= maxBytes) break;
-    // Looked at again right before it goes: a job may have pinned or used it meanwhile.
+    // Looked at again right before it goes, and renamed out in the same hold of the
+    // cache's lock: a job pins or uses it before this look, or finds it gone after.
     const path = join(treesDir, tree.name);
-    const usedAt = await stat(path).then(
-      (i) => i.mtimeMs,
-      () => undefined,
-    );
-    if (usedAt === undefined || usedAt >= now - RECENT_MS) continue;
-    if ((await pinned(cacheDir)).trees.has(tree.name) || pins.trees.has('*')) continue;
     // Renamed out first: a tree is whole or gone, never half removed (a trim cut short
     // would otherwise leave a folder later jobs take for the whole recording).
     const trash = join(
       treesDir,
       `${tree.name}.trash-${process.pid}-${randomBytes(4).toString('hex')}`,
     );
-    if (
-      !(await rename(path, trash).then(
-        () => true,
-        () => false,
-      ))
-    )
-      continue;
+    const out = withCacheLock(cacheDir, () => {
+      const usedAt = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+      if (usedAt === undefined || usedAt >= now - RECENT_MS) return false;
+      const pinsNow = pinned(cacheDir);
+      if (pinsNow.trees.has(tree.name) || pinsNow.trees.has('*')) return false;
+      try {
+        renameSync(path, trash);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (!out) continue;
     await rm(trash, { recursive: true, force: true });
     removedTrees += 1;
     used = await usage(cacheDir);

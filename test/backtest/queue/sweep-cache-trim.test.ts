@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataDirStore } from '../../../src/backtest/queue/data-dir-store.ts';
@@ -183,4 +185,57 @@ describe('trimSweepCache', () => {
     expect(existsSync(part)).toBe(true);
     expect(readdirSync(join(cache, 'trees'))).toEqual([]);
   });
+});
+
+/**
+ * Another process holding the cache's lock (`lock.sqlite`, as `withCacheLock` takes it)
+ * for `holdMs` from when it says so; resolves once it holds it.
+ */
+async function lockedElsewhere(cache: string, holdMs: number): Promise<void> {
+  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const script = `const D = require(${JSON.stringify(sqlite)});
+const db = new D(process.argv[1]);
+db.exec('BEGIN EXCLUSIVE');
+console.log('locked');
+setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${holdMs});`;
+  const child = spawn(process.execPath, ['-e', script, join(cache, 'lock.sqlite')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    child.stdout.once('data', resolve);
+    child.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+  });
+}
+
+// Review (final, F1): a job could pin its tree in the instant between a trim's last look
+// at the pins and its rename, and lose the tree. Both now run in one hold of the cache's
+// lock, an SQLite EXCLUSIVE transaction shared by every worker process on the folder.
+// Checked to fail: with withCacheLock running its work without the transaction, the pin
+// and the trim each went through at once while another process held the lock (both
+// tests failed on the elapsed time).
+describe('the cache lock, across processes', () => {
+  const HOLD_MS = 1_500;
+
+  it("holds a job's pin while another process holds the lock", async () => {
+    const cache = temp('lock-cache-');
+    mkdirSync(cache, { recursive: true });
+    await lockedElsewhere(cache, HOLD_MS);
+    const started = Date.now();
+    const pin = await pinCacheData(cache, 'a'.repeat(64), []);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(HOLD_MS - 500);
+    expect(readdirSync(join(cache, 'pins'))).toHaveLength(1);
+    await pin.release();
+  }, 20_000);
+
+  it("holds a trim's look and rename while another process holds the lock", async () => {
+    const cache = temp('lock-cache-');
+    const shared = new DataDirStore(temp('lock-shared-'));
+    const old = await cached(cache, shared, recording('a', 2, 10 * KB), 3 * HOUR);
+    await lockedElsewhere(cache, HOLD_MS);
+    const started = Date.now();
+    const t = await trimSweepCache(cache, 1 * KB);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(HOLD_MS - 500);
+    expect(t.removedTrees).toBe(1);
+    expect(existsSync(old.tree)).toBe(false);
+  }, 20_000);
 });
