@@ -148,11 +148,19 @@ export function readInstrumentMasterRecords(
     Object.entries(columns).map(([key, name]) => [key, index(name)]),
   ) as Record<keyof InstrumentMasterColumns, number>;
   const out: ParsedInstrumentMaster = { instruments: [], skipped: [], otherExchanges: 0 };
+  // An exchange's text (NSE, nse, MCX…) is looked up once per distinct text, not per row.
+  const exchanges = new Map<string, Exchange | undefined>();
+  const exchangeOf = (text: string): Exchange | undefined => {
+    if (exchanges.has(text)) return exchanges.get(text);
+    const exchange = EXCHANGES.find((e) => e === text.toUpperCase());
+    exchanges.set(text, exchange);
+    return exchange;
+  };
   for (let i = 1; i < rows.length; i++) {
     const { record: row, line } = rows[i] ?? { record: [], line: 0 };
     const cell = (key: keyof InstrumentMasterColumns): string =>
       at[key] < 0 ? '' : (row[at[key]] ?? '');
-    const exchange = EXCHANGES.find((e) => e === cell('exchange').toUpperCase());
+    const exchange = exchangeOf(cell('exchange'));
     if (exchange === undefined) {
       out.otherExchanges += 1;
       continue;
