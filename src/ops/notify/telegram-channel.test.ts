@@ -180,8 +180,8 @@ describe('TelegramChannel against a fake Bot API on loopback', () => {
     // /status says a paused strategy is paused, as the dashboard does (it reads the
     // controls' status, not kernel.strategyStatus() alone). Checked to fail: without the
     // `(paused)` in controls-port.ts it read 'flat: running, realised …'.
-    // (Asked of the port: one more round trip through the fake Telegram costs ~8 s.)
-    expect(controlsPort(bot.controls).status()).toMatch(/^ {2}flat: running \(paused\), /m);
+    fake.say(TRADER, '/status');
+    expect((await fake.waitForSent(6))[5]?.text).toMatch(/^ {2}flat: running \(paused\), /m);
     for (const m of fake.sent) expect(m.text).not.toContain(TOKEN);
   });
 });

@@ -23,6 +23,10 @@ interface Outgoing {
 
 /** Telegram's longest message; longer alerts are cut (a daily summary of many positions). */
 const MAX_TEXT = 4_000;
+/** How long Telegram holds a poll for commands open when none comes, seconds. */
+const POLL_SECONDS = 30;
+/** The client's own limit: a held poll must end well before it is cut. */
+const CLIENT_SECONDS = POLL_SECONDS + 15;
 
 /**
  * Sends alerts to every configured chat through grammy, paced under Telegram's limits
@@ -55,14 +59,25 @@ export class TelegramChannel implements AlertChannel {
     this.bot = new Bot(settings.botToken, {
       client: {
         ...(settings.apiRoot === undefined ? {} : { apiRoot: settings.apiRoot }),
-        timeoutSeconds: Math.ceil(queue.timeoutMs / 1000),
+        // Outlasts a long poll: cut at the queue's timeout (10 s by default, under the
+        // poll's 30 s), every poll failed and grammy slept 3 s before the next, so a
+        // command could wait that long for an answer.
+        timeoutSeconds: CLIENT_SECONDS,
       },
     });
-    // Every sendMessage, a command's reply too, counts against the chat's pace (review 16b N8).
     this.bot.api.config.use((prev, method, payload, signal) => {
+      // Every sendMessage, a command's reply too, counts against the chat's pace (review 16b N8).
       if (method === 'sendMessage' && payload !== undefined && 'chat_id' in payload)
         this.pacer.sent(String(payload.chat_id));
-      return prev(method, payload, signal);
+      // Every call but a long poll is bounded by the queue's timeout, as before (a call
+      // given its own signal keeps it, under the client's limit).
+      const longPoll =
+        method === 'getUpdates' &&
+        ((payload as { timeout?: number } | undefined)?.timeout ?? 0) > 0;
+      if (longPoll || signal !== undefined) return prev(method, payload, signal);
+      // grammy types its signal with the abort-controller shim's class; Node's is the same API.
+      const timeout = AbortSignal.timeout(queue.timeoutMs) as unknown as NonNullable<typeof signal>;
+      return prev(method, payload, timeout);
     });
     this.queue = new DeliveryQueue<Outgoing>({
       capacity: queue.queueSize,
@@ -104,7 +119,7 @@ export class TelegramChannel implements AlertChannel {
       ),
     );
     this.polling = this.bot
-      .start({ allowed_updates: ['message'], timeout: 30 })
+      .start({ allowed_updates: ['message'], timeout: POLL_SECONDS })
       .catch((err: unknown) =>
         this.log.error(
           { event: 'telegram-polling' },

@@ -26,6 +26,8 @@ export interface FakeTelegram {
   sent: SentMessage[];
   /** Every method called, in order (`sendMessage`, `getUpdates`, …). */
   calls: string[];
+  /** Long polls (held getUpdates) the client gave up on before they were answered. */
+  readonly cutPolls: number;
   /** Answers the next sendMessage with 429 and this `retry_after` (seconds). */
   throttleNext(retryAfterSeconds: number): void;
   /** Queues a text message from `chat` (a command: `/status`), answered by the next getUpdates. */
@@ -47,6 +49,7 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
   let nextUpdate = 1;
   let throttle: number | undefined;
   let closing = false;
+  let cutPolls = 0;
   const reply = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
@@ -101,7 +104,12 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
           answer();
         };
         waiters.add(release);
-        req.on('close', () => waiters.delete(release));
+        // The response's close, not the request's: a request closes once its body is read,
+        // which dropped every held poll (answered only after the client's own timeout).
+        res.on('close', () => {
+          if (!res.writableEnded) cutPolls++;
+          waiters.delete(release);
+        });
         return;
       }
       default:
@@ -123,6 +131,9 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
     apiRoot: `http://127.0.0.1:${port}`,
     sent,
     calls,
+    get cutPolls() {
+      return cutPolls;
+    },
     throttleNext: (s) => {
       throttle = s;
     },

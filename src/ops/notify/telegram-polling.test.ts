@@ -1,0 +1,61 @@
+import pino from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TelegramChannel } from './telegram-channel.ts';
+import type { BotCommandPort } from './telegram-commands.ts';
+import { type FakeTelegram, startFakeTelegram, TEST_QUEUE } from './testing/fake-telegram.ts';
+
+const TOKEN = '123456:telegram-bot-token-secret';
+const TRADER = 1001;
+const port: BotCommandPort = {
+  status: () => 'status',
+  positions: () => 'positions',
+  pause: () => 'paused',
+  resume: () => 'resumed',
+  squareOff: () => 'squared off',
+};
+
+let fake: FakeTelegram | undefined;
+let channel: TelegramChannel | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await channel?.stop(AbortSignal.timeout(3_000));
+  await fake?.close();
+  channel = fake = undefined;
+});
+
+/** Lets loopback I/O run (real event-loop turns, not timers) until `done`, at most `turns`. */
+async function ioTurns(done: () => boolean, turns = 200): Promise<void> {
+  for (let i = 0; i < turns && !done(); i++) await new Promise((r) => setImmediate(r));
+}
+
+describe('TelegramChannel long polling', () => {
+  // Checked to fail: with the client's timeout at the queue's (5 s here, 10 s by default)
+  // under the poll's 30 s, the held poll was cut ('expected 1 to be +0'), and grammy
+  // slept 3 s before polling again: a command then waited up to 3 s for its answer.
+  it('keeps a poll held past the queue timeout, and answers a command at once', async () => {
+    // Only grammy's timers are virtual here; the loopback I/O is real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fake = await startFakeTelegram(TOKEN);
+    channel = new TelegramChannel(
+      { botToken: TOKEN, chatIds: [TRADER], apiRoot: fake.apiRoot, commands: true },
+      TEST_QUEUE,
+      { logger: pino({ level: 'silent' }), scrub: (t) => t, mode: 'paper' },
+      port,
+    );
+    channel.start();
+    const polls = () => fake?.calls.filter((c) => c === 'getUpdates').length ?? 0;
+    await ioTurns(() => polls() === 1);
+    expect(polls()).toBe(1);
+    // Past the queue's 5 s timeout, short of the poll's 30 s.
+    vi.advanceTimersByTime(TEST_QUEUE.timeoutMs + 10_000);
+    await ioTurns(() => (fake?.cutPolls ?? 0) > 0, 100);
+    expect(fake.cutPolls).toBe(0);
+    vi.useRealTimers();
+    fake.say(TRADER, '/status');
+    const [answer] = await fake.waitForSent(1, 2_000);
+    expect(answer?.text).toBe('status');
+    // Answered by the poll held all along: no second poll before the reply.
+    const before = fake.calls.slice(0, fake.calls.indexOf('sendMessage'));
+    expect(before.filter((c) => c === 'getUpdates')).toHaveLength(1);
+  });
+});
