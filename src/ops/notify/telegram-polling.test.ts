@@ -58,4 +58,27 @@ describe('TelegramChannel long polling', () => {
     const before = fake.calls.slice(0, fake.calls.indexOf('sendMessage'));
     expect(before.filter((c) => c === 'getUpdates')).toHaveLength(1);
   });
+
+  // Checked to fail: with no timeout of its own the hung send was held by the client's
+  // 45 s limit ('expected 1 Telegram messages, got 0' after 5 s).
+  it('still gives up on a hung sendMessage at the queue timeout, and retries it', async () => {
+    fake = await startFakeTelegram(TOKEN);
+    const waits: number[] = [];
+    channel = new TelegramChannel(
+      { botToken: TOKEN, chatIds: [TRADER], apiRoot: fake.apiRoot, commands: false },
+      { ...TEST_QUEUE, timeoutMs: 300 },
+      {
+        logger: pino({ level: 'silent' }),
+        scrub: (t) => t,
+        mode: 'paper',
+        wait: async (ms) => void waits.push(ms),
+      },
+    );
+    fake.hangNextSend();
+    channel.deliver({ kind: 'bot', at: 0, text: 'bot started' });
+    const [sent] = await fake.waitForSent(1, 5_000);
+    expect(sent?.text).toContain('bot started');
+    await ioTurns(() => channel?.stats().sent === 1);
+    expect(channel.stats()).toMatchObject({ sent: 1, retries: 1, failed: 0 });
+  });
 });

@@ -30,6 +30,8 @@ export interface FakeTelegram {
   readonly cutPolls: number;
   /** Answers the next sendMessage with 429 and this `retry_after` (seconds). */
   throttleNext(retryAfterSeconds: number): void;
+  /** Never answers the next sendMessage (a hung service): the client must give up. */
+  hangNextSend(): void;
   /** Queues a text message from `chat` (a command: `/status`), answered by the next getUpdates. */
   say(chat: number, text: string): void;
   /** Resolves once `n` messages were sent (real I/O, bounded by `timeoutMs`). */
@@ -50,6 +52,7 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
   let throttle: number | undefined;
   let closing = false;
   let cutPolls = 0;
+  let hang = false;
   const reply = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
@@ -68,6 +71,10 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
       case 'deleteWebhook':
         return reply(res, 200, { ok: true, result: true });
       case 'sendMessage': {
+        if (hang) {
+          hang = false;
+          return;
+        }
         if (throttle !== undefined) {
           const retry_after = throttle;
           throttle = undefined;
@@ -136,6 +143,9 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
     },
     throttleNext: (s) => {
       throttle = s;
+    },
+    hangNextSend: () => {
+      hang = true;
     },
     say: (chat, text) => {
       const command = /^\/\w+/.exec(text)?.[0];
