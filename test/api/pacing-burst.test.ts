@@ -24,8 +24,11 @@ import { type RawTestServer, startRawServer } from './raw-test-server.ts';
 //
 // How I checked these can fail: with the limiter's window left at 1 s (Pacer's `widen`
 // not adding the margin), the first test's 250 ms case saw 20 arrivals in a second and
-// 10 429s, and the real-time test, on an idle machine, 10 429s and 20 in a second
-// (spread under 10 ms); with the order window's limit at 11, all three failed.
+// 10 429s, the simulator test the second ten admitted at 1 000 ms, and the real-time
+// test (spread 26 ms) 20 arrivals in a second; with the order window's limit at 11, all
+// four failed. And that the real-time test holds when the machine stalls: with the
+// server blocking its event loop 400 ms twice, the spread was 500-580 ms, 13 arrived in a
+// second (the old assertion failed), three were answered 429 and resent, and it passed.
 
 let sim: RunningSimulator | undefined;
 let service: RawTestServer | undefined;
@@ -91,7 +94,6 @@ describe('pacing: a burst of placements, as the service counts arrivals', () => 
       placeBurst(client, BURST),
       () => pacer.admissions.length === sim?.stats.count('placeOrder'),
     );
-    console.log('PROBES', sim.stats.responses(429), sim.stats.count('placeOrder'));
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     expect(sim.stats.responses(429)).toBe(0);
     expect(sim.stats.count('placeOrder')).toBe(BURST);
@@ -117,24 +119,13 @@ describe('pacing: a burst of placements, as the service counts arrivals', () => 
     expect(strict.arrivals).toHaveLength(BURST + strict.throttled);
     const delays = skews(pacer.admissions, strict.arrivals);
     const spread = Math.max(...delays) - Math.min(...delays);
-    console.log(
-      'PROBE',
-      JSON.stringify({
-        spread,
-        throttled: strict.throttled,
-        most: mostInWindow(
-          strict.arrivals.map((a) => a.at),
-          1000,
-        ),
-        delays: [Math.min(...delays), Math.max(...delays)],
-      }),
-    );
     // Eleven arrivals within L ms were admitted within L + spread ms; the pacer admits no
     // eleven within 1 000 + margin, so none arrive within 1 000 + margin - spread.
     const window = 1_000 + MARGIN - spread;
     const arrivals = strict.arrivals.map((a) => a.at);
     if (window > 0) expect(mostInWindow(arrivals, window)).toBeLessThanOrEqual(10);
-    // Delays within the margin (an idle machine: a few ms): the service never throttled.
+    // Delays within the margin (measured 9-96 ms, idle or beside two busy loops): the
+    // service never throttled.
     if (spread < MARGIN) expect(strict.throttled).toBe(0);
   }, 60_000);
 });
