@@ -61,7 +61,7 @@ describe('dashboard app', () => {
       ['GET', '/metrics', {}],
       ['GET', '/?token=nope', {}],
       ['POST', '/api/square-off-all', wrong],
-      ['POST', '/api/kill-switch', { cookie: `tiqs_dashboard=${TOKEN}` }],
+      ['POST', '/api/kill-switch', { cookie: `tiqs_dashboard_80=${TOKEN}` }],
     ] as const) {
       const res = await app.request(path, { method, headers });
       expect(res.status, `${method} ${path}`).toBe(401);
@@ -89,6 +89,29 @@ describe('dashboard app', () => {
     expect(html).toContain('LightweightCharts');
     const api = await app.request('/api/status', { headers: { cookie: pair } });
     expect(((await api.json()) as BotStatus).totals.realised).toBe(1_000);
+  });
+
+  it("keeps two bots' dashboards on one host signed in side by side (a cookie per port)", async () => {
+    // A browser's cookies ignore the port: with one cookie name, opening the second bot's
+    // dashboard replaced the first's cookie and signed the browser out of it.
+    // Checked to fail: with the fixed name 'tiqs_dashboard' the first request below was 401.
+    const a = setUp().app;
+    const other = 'other-token-9876543210';
+    const b = dashboardApp({ ...setUp(), token: other });
+    const jar = new Map<string, string>();
+    const signIn = async (app: typeof a, url: string) => {
+      const set = (await app.request(url)).headers.get('set-cookie') ?? '';
+      const [name, value] = (set.split(';')[0] ?? '').split('=');
+      jar.set(name ?? '', value ?? '');
+    };
+    await signIn(a, `http://127.0.0.1:8780/?token=${TOKEN}`);
+    await signIn(b, `http://127.0.0.1:8781/?token=${other}`);
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const statusOf = async (app: typeof a, url: string) =>
+      (await app.request(url, { headers: { cookie } })).status;
+    expect(await statusOf(a, 'http://127.0.0.1:8780/api/status')).toBe(200);
+    expect(await statusOf(b, 'http://127.0.0.1:8781/api/status')).toBe(200);
+    expect([...jar.keys()].sort()).toEqual(['tiqs_dashboard_8780', 'tiqs_dashboard_8781']);
   });
 
   it('refuses a cookie-only control from another origin (CSRF), but not a bearer one', async () => {

@@ -2,8 +2,16 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 
-/** The cookie a browser keeps after opening `/?token=…` once. */
-const COOKIE = 'tiqs_dashboard';
+/**
+ * The cookie a browser keeps after opening `/?token=…` once, named for the dashboard's
+ * port: a browser's cookies ignore the port, so two bots' dashboards on one host (8780,
+ * 8781) shared one cookie, and opening one signed the browser out of the other.
+ */
+function cookieName(c: Context): string {
+  const url = new URL(c.req.url);
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  return `tiqs_dashboard_${port}`;
+}
 
 /** Methods that change nothing: a cookie alone is enough for them. */
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -46,7 +54,7 @@ export function dashboardAuth(token: string): MiddlewareHandler {
     const query = c.req.query('token');
     if (query !== undefined && c.req.method === 'GET' && c.req.path === '/') {
       if (!tokenMatches(query)) return unauthorized(c);
-      setCookie(c, COOKIE, cookieValue, {
+      setCookie(c, cookieName(c), cookieValue, {
         httpOnly: true,
         sameSite: 'Strict',
         path: '/',
@@ -60,7 +68,7 @@ export function dashboardAuth(token: string): MiddlewareHandler {
       await next();
       return;
     }
-    if (cookieMatches(getCookie(c, COOKIE))) {
+    if (cookieMatches(getCookie(c, cookieName(c)))) {
       if (!SAFE_METHODS.has(c.req.method) && !fromOwnPage(c))
         return c.text('forbidden: a control must come from the dashboard page itself', 403);
       await next();
