@@ -76,6 +76,7 @@ describe('pacing: a burst of placements, as the service counts arrivals', () => 
       expect(mostInWindow(arrivals, 1_000) <= 10).toBe(within);
       expect(strict.throttled === 0).toBe(within);
     },
+    60_000,
   );
 
   it(`places ${BURST} at once against the simulator over HTTP: no 429, each tag accepted exactly once`, async () => {
@@ -104,7 +105,7 @@ describe('pacing: a burst of placements, as the service counts arrivals', () => 
     ]);
     const tags = sim.exchange.orderBook().map((o) => o.tags);
     expect(tags.filter((t) => t.startsWith('burst-')).sort()).toEqual(allTags);
-  });
+  }, 60_000);
 
   it('real time, a strict service: nothing lost or doubled; arrivals within what the measured delays allow', async () => {
     const strict = new StrictService();

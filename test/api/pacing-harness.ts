@@ -81,6 +81,9 @@ export function pacedClient(
     token: options.token ?? 'tok',
     clock,
     pacer,
+    // Not what is under test: a generous bound, so a starved machine cannot turn a slow
+    // loopback answer into an unknown outcome.
+    timeoutMs: 30_000,
     // Backoff jitter fixed, so a resend after a 429 is scheduled the same way every run.
     random: () => 0.5,
   });

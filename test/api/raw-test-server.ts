@@ -59,8 +59,12 @@ export async function startRawServer(
   };
 }
 
-/** Waits on real I/O until `done()` holds; throws after `ms` (bounded, never a sleep). */
-export async function until(done: () => boolean, ms = 2_000): Promise<void> {
+/**
+ * Waits on real I/O until `done()` holds; throws after `ms` (bounded, never a sleep). The
+ * default is generous: a loopback answer on a starved 2-core CI machine can take seconds,
+ * and a wait that never ends fails all the same, only later.
+ */
+export async function until(done: () => boolean, ms = 10_000): Promise<void> {
   const give = Date.now() + ms;
   while (!done()) {
     if (Date.now() > give) throw new Error(`condition not met within ${ms} ms`);
