@@ -2,17 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 
-/**
- * The cookie a browser keeps after opening `/?token=…` once, named for the dashboard's
- * port: a browser's cookies ignore the port, so two bots' dashboards on one host (8780,
- * 8781) shared one cookie, and opening one signed the browser out of the other.
- */
-function cookieName(c: Context): string {
-  const url = new URL(c.req.url);
-  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
-  return `tiqs_dashboard_${port}`;
-}
-
 /** Methods that change nothing: a cookie alone is enough for them. */
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
@@ -32,6 +21,16 @@ function fromOwnPage(c: Context): boolean {
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 /**
+ * The cookie a browser keeps after opening `/?token=…` once, named for the token (a
+ * short digest of it): a browser's cookies ignore the port, so two bots' dashboards on
+ * one host (8780 and 8781, or two behind one proxy) shared one name, and opening one
+ * signed the browser out of the other. 32 bits of a salted digest tell nothing of a token.
+ */
+function cookieName(token: string): string {
+  return `tiqs_dashboard_${digest(`tiqs-runner dashboard cookie name:${token}`).toString('hex').slice(0, 8)}`;
+}
+
+/**
  * The dashboard's door: every request, page and API alike, shows the token, as
  * `Authorization: Bearer <token>` (programs) or the HttpOnly SameSite=Strict cookie a
  * browser got by opening `/?token=<token>` once (which redirects to `/`, so the token
@@ -42,6 +41,7 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
  */
 export function dashboardAuth(token: string): MiddlewareHandler {
   const expected = digest(token);
+  const cookie = cookieName(token);
   const cookieValue = digest(`tiqs-runner dashboard cookie:${token}`).toString('hex');
   const cookieExpected = digest(cookieValue);
   const tokenMatches = (given: string | undefined) =>
@@ -54,7 +54,7 @@ export function dashboardAuth(token: string): MiddlewareHandler {
     const query = c.req.query('token');
     if (query !== undefined && c.req.method === 'GET' && c.req.path === '/') {
       if (!tokenMatches(query)) return unauthorized(c);
-      setCookie(c, cookieName(c), cookieValue, {
+      setCookie(c, cookie, cookieValue, {
         httpOnly: true,
         sameSite: 'Strict',
         path: '/',
@@ -68,7 +68,7 @@ export function dashboardAuth(token: string): MiddlewareHandler {
       await next();
       return;
     }
-    if (cookieMatches(getCookie(c, cookieName(c)))) {
+    if (cookieMatches(getCookie(c, cookie))) {
       if (!SAFE_METHODS.has(c.req.method) && !fromOwnPage(c))
         return c.text('forbidden: a control must come from the dashboard page itself', 403);
       await next();
