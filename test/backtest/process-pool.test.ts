@@ -41,7 +41,10 @@ afterEach(async () => {
   pool = undefined;
 });
 
-describe('ProcessPool', () => {
+// Each child process starts the framework: seconds on a loaded 2-core CI machine (11 s for
+// one test here, in the unit run beside two busy loops), so more than vitest's default 20 s
+// per test.
+describe('ProcessPool', { timeout: 60_000 }, () => {
   it('runs jobs in child processes it keeps between jobs, with their log lines', async () => {
     const lines: [string, number][] = [];
     pool = new ProcessPool(2, (text, id) => lines.push([text, id]));
@@ -116,7 +119,7 @@ describe('ProcessPool', () => {
   });
 });
 
-describe('PoolExecutor on processes', () => {
+describe('PoolExecutor on processes', { timeout: 60_000 }, () => {
   it('reports a job whose child died as a failed run with its params; the others complete', async () => {
     const spec = exitingFile();
     const jobs = [0, 1, 2, 3].map((id) => job(id, spec, { 'ex.exit': id === 1 }));

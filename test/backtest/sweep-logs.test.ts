@@ -21,7 +21,10 @@ async function spec() {
   return { spec: await loadBacktestSpec(file), out: join(dir, 'out') };
 }
 
-describe('sweep log lines (issue 15 §5)', () => {
+// The sweeps start worker processes: seconds each on a loaded 2-core CI machine (8 s for the
+// first test, in the unit run beside two busy loops), so more than vitest's default 20 s per
+// test.
+describe('sweep log lines (issue 15 §5)', { timeout: 60_000 }, () => {
   it('come back from the workers to onLog, pretty when the parent prints to a terminal', async () => {
     const { spec: s, out } = await spec();
     const lines: string[] = [];
