@@ -71,7 +71,7 @@ export async function pinCacheData(
   const pin: PinFile = { tree, blobs, owner: processIdentity(process.pid) };
   // Under the cache's lock: a trim sees the pin before it looks at this tree, or has
   // already renamed the tree out (the job's fetch then builds it again).
-  withCacheLock(cacheDir, () => {
+  await withCacheLock(cacheDir, () => {
     // Written whole, then renamed in: a trim never reads a pin half written (a full disk).
     writeFileSync(`${base}.tmp`, JSON.stringify(pin));
     renameSync(`${base}.tmp`, file);
@@ -181,7 +181,7 @@ export async function trimSweepCache(
   let removedTrees = 0;
   let removedBlobs = 0;
   if (used <= maxBytes) return { usedBytes: used, freedBytes: 0, removedTrees, removedBlobs };
-  const pins = withCacheLock(cacheDir, () => pinned(cacheDir));
+  const pins = await withCacheLock(cacheDir, () => pinned(cacheDir));
   if (pins.trees.has('*')) return { usedBytes: used, freedBytes: 0, removedTrees, removedBlobs };
   // What a trim cut short (a kill) left renamed out: no job can use it any more.
   const treesDir = join(cacheDir, 'trees');
@@ -199,7 +199,7 @@ export async function trimSweepCache(
       .sort((a, b) => a.mtimeMs - b.mtimeMs);
     if (loose.length === 0 || used <= maxBytes) return;
     // Looked at again under the lock: a job may have pinned or linked one meanwhile.
-    withCacheLock(cacheDir, () => {
+    await withCacheLock(cacheDir, () => {
       const pinsNow = pinned(cacheDir);
       if (pinsNow.blobs.has('*')) return;
       for (const blob of loose) {
@@ -234,7 +234,7 @@ export async function trimSweepCache(
       treesDir,
       `${tree.name}.trash-${process.pid}-${randomBytes(4).toString('hex')}`,
     );
-    const out = withCacheLock(cacheDir, () => {
+    const out = await withCacheLock(cacheDir, () => {
       const usedAt = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
       if (usedAt === undefined || usedAt >= now - RECENT_MS) return false;
       const pinsNow = pinned(cacheDir);

@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CacheLockError, withCacheLock } from '../../../src/backtest/queue/cache-lock.ts';
 import { DataDirStore } from '../../../src/backtest/queue/data-dir-store.ts';
 import { fetchData, treeDigest } from '../../../src/backtest/queue/fetch-data.ts';
 import { publishData } from '../../../src/backtest/queue/publish-data.ts';
@@ -189,20 +190,26 @@ describe('trimSweepCache', () => {
 
 /**
  * Another process holding the cache's lock (`lock.sqlite`, as `withCacheLock` takes it)
- * for `holdMs` from when it says so; resolves once it holds it.
+ * for `holdMs`; resolves once it holds it, with the time (epoch ms) it lets go at.
  */
-async function lockedElsewhere(cache: string, holdMs: number): Promise<void> {
+async function lockedElsewhere(
+  cache: string,
+  holdMs: number,
+  children: ChildProcess[],
+): Promise<number> {
   const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
   const script = `const D = require(${JSON.stringify(sqlite)});
 const db = new D(process.argv[1]);
 db.exec('BEGIN EXCLUSIVE');
-console.log('locked');
-setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${holdMs});`;
+const until = Date.now() + ${holdMs};
+console.log(String(until));
+setTimeout(() => { db.exec('COMMIT'); db.close(); }, until - Date.now());`;
   const child = spawn(process.execPath, ['-e', script, join(cache, 'lock.sqlite')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise((resolve, reject) => {
-    child.stdout.once('data', resolve);
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString())));
     child.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
   });
 }
@@ -211,18 +218,23 @@ setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${holdMs});`;
 // at the pins and its rename, and lose the tree. Both now run in one hold of the cache's
 // lock, an SQLite EXCLUSIVE transaction shared by every worker process on the folder.
 // Checked to fail: with withCacheLock running its work without the transaction, the pin
-// and the trim each went through at once while another process held the lock (both
-// tests failed on the elapsed time).
+// and the trim each went through while another process held the lock (both first tests
+// failed on the time); with a blocking wait (SQLite's busy timeout) the third test saw no
+// tick of the event loop while waiting.
 describe('the cache lock, across processes', () => {
-  const HOLD_MS = 1_500;
+  const HOLD_MS = 1_000;
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) c.kill('SIGKILL');
+  });
 
   it("holds a job's pin while another process holds the lock", async () => {
     const cache = temp('lock-cache-');
     mkdirSync(cache, { recursive: true });
-    await lockedElsewhere(cache, HOLD_MS);
-    const started = Date.now();
+    const releasedAt = await lockedElsewhere(cache, HOLD_MS, children);
     const pin = await pinCacheData(cache, 'a'.repeat(64), []);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(HOLD_MS - 500);
+    // Both clocks are this machine's: the pin went in only once the other let go.
+    expect(Date.now()).toBeGreaterThanOrEqual(releasedAt);
     expect(readdirSync(join(cache, 'pins'))).toHaveLength(1);
     await pin.release();
   }, 20_000);
@@ -231,11 +243,33 @@ describe('the cache lock, across processes', () => {
     const cache = temp('lock-cache-');
     const shared = new DataDirStore(temp('lock-shared-'));
     const old = await cached(cache, shared, recording('a', 2, 10 * KB), 3 * HOUR);
-    await lockedElsewhere(cache, HOLD_MS);
-    const started = Date.now();
+    const releasedAt = await lockedElsewhere(cache, HOLD_MS, children);
     const t = await trimSweepCache(cache, 1 * KB);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(HOLD_MS - 500);
+    expect(Date.now()).toBeGreaterThanOrEqual(releasedAt);
     expect(t.removedTrees).toBe(1);
     expect(existsSync(old.tree)).toBe(false);
   }, 20_000);
+
+  it('waits without blocking the thread, then says which lock it could not have', async () => {
+    const cache = temp('lock-cache-');
+    mkdirSync(cache, { recursive: true });
+    await lockedElsewhere(cache, 5_000, children);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    const err = await withCacheLock(cache, () => 'never', 300).catch((e: unknown) => e);
+    clearInterval(ticker);
+    expect(err).toBeInstanceOf(CacheLockError);
+    expect((err as Error).message).toContain(join(cache, 'lock.sqlite'));
+    expect((err as Error).message).toMatch(/held by another process/);
+    // The worker's other jobs (their BullMQ lock renewals) ran on while it waited.
+    expect(ticks).toBeGreaterThan(3);
+  }, 20_000);
+
+  it('sets a damaged lock file aside and makes a new one', async () => {
+    const cache = temp('lock-cache-');
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(join(cache, 'lock.sqlite'), 'not a database, not even close '.repeat(200));
+    expect(await withCacheLock(cache, () => 'held')).toBe('held');
+    expect(readdirSync(cache).some((f) => f.startsWith('lock.sqlite.damaged-'))).toBe(true);
+  });
 });
