@@ -31,6 +31,7 @@ import { AUTH_ERROR, isRedisError } from './redis-error.ts';
 const HARD_STOP_SLACK_MS = 15_000;
 /** The environment variable read for the queue's URL when `--queue` is absent. */
 const QUEUE_ENV = 'TIQS_QUEUE';
+
 /** A whole number from `min`, for a flag or an environment variable named `name`. */
 function whole(name: string, min: number) {
   return (text: string): number => {

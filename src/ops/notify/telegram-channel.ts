@@ -69,15 +69,22 @@ export class TelegramChannel implements AlertChannel {
       // Every sendMessage, a command's reply too, counts against the chat's pace (review 16b N8).
       if (method === 'sendMessage' && payload !== undefined && 'chat_id' in payload)
         this.pacer.sent(String(payload.chat_id));
-      // Every call but a long poll is bounded by the queue's timeout, as before (a call
-      // given its own signal keeps it, under the client's limit).
+      // Every call but a long poll is bounded by the queue's timeout, as before; a call
+      // given its own signal (grammy's polling hands its stop signal to deleteWebhook and
+      // getMe) keeps it as well.
       const longPoll =
         method === 'getUpdates' &&
         ((payload as { timeout?: number } | undefined)?.timeout ?? 0) > 0;
-      if (longPoll || signal !== undefined) return prev(method, payload, signal);
+      if (longPoll) return prev(method, payload, signal);
+      const bounded = new AbortController();
+      const timer = setTimeout(() => bounded.abort(), queue.timeoutMs);
+      timer.unref();
+      // The shim's signal (not Node's: AbortSignal.any would refuse it) is followed by hand.
+      if (signal?.aborted === true) bounded.abort();
+      else signal?.addEventListener('abort', () => bounded.abort(), { once: true });
       // grammy types its signal with the abort-controller shim's class; Node's is the same API.
-      const timeout = AbortSignal.timeout(queue.timeoutMs) as unknown as NonNullable<typeof signal>;
-      return prev(method, payload, timeout);
+      const given = bounded.signal as unknown as NonNullable<typeof signal>;
+      return prev(method, payload, given).finally(() => clearTimeout(timer));
     });
     this.queue = new DeliveryQueue<Outgoing>({
       capacity: queue.queueSize,

@@ -32,6 +32,8 @@ export interface FakeTelegram {
   throttleNext(retryAfterSeconds: number): void;
   /** Never answers the next sendMessage (a hung service): the client must give up. */
   hangNextSend(): void;
+  /** Never answers the next call of `method` (deleteWebhook, getMe…): the client must give up. */
+  hangNext(method: string): void;
   /** Queues a text message from `chat` (a command: `/status`), answered by the next getUpdates. */
   say(chat: number, text: string): void;
   /** Resolves once `n` messages were sent (real I/O, bounded by `timeoutMs`). */
@@ -53,6 +55,7 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
   let closing = false;
   let cutPolls = 0;
   let hang = false;
+  const hangOnce = new Set<string>();
   const reply = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
@@ -62,6 +65,7 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
       return reply(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
     const method = m[2] as string;
     calls.push(method);
+    if (hangOnce.delete(method)) return;
     switch (method) {
       case 'getMe':
         return reply(res, 200, {
@@ -146,6 +150,9 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
     },
     hangNextSend: () => {
       hang = true;
+    },
+    hangNext: (method) => {
+      hangOnce.add(method);
     },
     say: (chat, text) => {
       const command = /^\/\w+/.exec(text)?.[0];
