@@ -107,6 +107,34 @@ describe('ReplayMarket', () => {
     ]);
   });
 
+  it('resumes work waiting on a process.nextTick after an await one instant late, as docs/backtests.md says', async () => {
+    // Review (final, F6): the drain queues the next instant with a process.nextTick, so a
+    // continuation that itself waits for a tick (a library's "next tick" promise) runs
+    // once the next instant is queued: at that instant, not at its own. Work meant for a
+    // later instant belongs on the virtual clock's timers; a plain await still runs at
+    // its own instant (the test above). Checked it can fail: with the drain taking an
+    // event-loop turn (setImmediate) instead, the tick resumed at its own instant (@0).
+    const clock = new VirtualClock(T0);
+    const market = new ReplayMarket(recording(), clock);
+    const seen: string[] = [];
+    market.quote$(1, 'ltp').subscribe((q) => {
+      seen.push(`quote ${q.quote.ltp} @${clock.now() - T0}`);
+      void (async () => {
+        await Promise.resolve();
+        await new Promise<void>((resolve) => process.nextTick(resolve));
+        seen.push(`after tick @${clock.now() - T0}`);
+      })();
+    });
+    await market.play(T0 + 2_000);
+    // The next instant after 0 is the quiet record at +1 s; after the last one, the play's end.
+    expect(seen).toEqual([
+      'quote 100 @0',
+      'after tick @1000',
+      'quote 105 @2000',
+      'after tick @2000',
+    ]);
+  });
+
   it('samples state every interval without a step of its own, as a timer of that instant would see it', async () => {
     const clock = new VirtualClock(T0 - 2_500);
     const market = new ReplayMarket(recording(), clock);
