@@ -15,7 +15,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    testTimeout: 20_000,
+    testTimeout: 30_000,
     // The CLI and e2e tests spawn bin/tiqs-runner.js, which runs the compiled dist/.
     globalSetup: ['test/global-setup.ts'],
     hookTimeout: 20_000,
