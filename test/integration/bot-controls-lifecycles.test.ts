@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import { istDayNumber } from '../../src/domain/ist.ts';
@@ -10,25 +10,19 @@ import { MemoryJournal } from '../../src/execution/journal.ts';
 import { BotControls } from '../../src/runtime/bot-controls.ts';
 import { type LifecycleStep, lifecycleStep } from '../../src/runtime/bot-controls-status.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
-import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { startSimulator } from '../../src/sim/index.ts';
 import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
+import { kernelOnSim } from '../helpers/kernel-on-sim.ts';
 
-let sim: RunningSimulator | undefined;
-let kernel: Kernel | undefined;
-
-afterEach(async () => {
-  await kernel?.stop();
-  await sim?.close();
-  kernel = undefined;
-  sim = undefined;
-});
+const held = kernelOnSim();
 
 const root = process.cwd();
 const ist = (text: string) => Date.parse(`${text}+05:30`);
 
 /** A paper bot whose one strategy places a market order every quote or two. */
 async function startBot(clock: VirtualClock) {
-  sim = await startSimulator({ clock, seed: 7 });
+  const sim = await startSimulator({ clock, seed: 7 });
+  held.sim = sim;
   const config = parseConfig(
     `
 mode: paper
@@ -49,7 +43,7 @@ logging:
     'c.yaml',
     {},
   );
-  kernel = await Kernel.create({
+  const kernel = await Kernel.create({
     config,
     configFile: join(root, 'config', 'test.yaml'),
     logger: pino({ level: 'silent' }),
@@ -58,6 +52,7 @@ logging:
     fetch: countedFetch,
     journal: new MemoryJournal(),
   });
+  held.kernel = kernel;
   const controls = BotControls.of(kernel, pino({ level: 'silent' }));
   // Every order's whole life, seen independently of the controls.
   const seen = new Map<string, LifecycleStep[]>();
