@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionError } from '../../src/api/errors/session-error.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
@@ -11,18 +11,11 @@ import { memoryLogger } from '../../src/market-data/testing/fake-quote-source.ts
 import { BotControls } from '../../src/runtime/bot-controls.ts';
 import { type ControlRecord, ControlState } from '../../src/runtime/bot-controls-state.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
-import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { startSimulator } from '../../src/sim/index.ts';
 import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
+import { kernelOnSim } from '../helpers/kernel-on-sim.ts';
 
-let sim: RunningSimulator | undefined;
-let kernel: Kernel | undefined;
-
-afterEach(async () => {
-  await kernel?.stop();
-  await sim?.close();
-  kernel = undefined;
-  sim = undefined;
-});
+const held = kernelOnSim();
 
 const root = process.cwd();
 const configText = (stateDir: string, risk: string) => `
@@ -52,8 +45,9 @@ async function startBot(
   logger = pino({ level: 'silent' }),
 ) {
   const clock = new VirtualClock(Date.parse('2026-11-20T09:20:00+05:30'));
-  sim = await startSimulator({ clock, seed: 11 });
-  kernel = await Kernel.create({
+  const sim = await startSimulator({ clock, seed: 11 });
+  held.sim = sim;
+  const kernel = await Kernel.create({
     config: parseConfig(configText(mkdtempSync(join(tmpdir(), 'tr-ctl-')), risk), 'c.yaml', {}),
     configFile: join(root, 'config', 'test.yaml'),
     logger,
@@ -62,6 +56,7 @@ async function startBot(
     fetch: countedFetch,
     journal,
   });
+  held.kernel = kernel;
   const controls = BotControls.of(kernel, logger);
   let changes = 0;
   controls.changes$.subscribe(() => changes++);

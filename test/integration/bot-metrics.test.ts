@@ -3,25 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionError } from '../../src/api/errors/session-error.ts';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import { MemoryJournal } from '../../src/execution/journal.ts';
 import { BotMetrics } from '../../src/ops/metrics/bot-metrics.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
-import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { startSimulator } from '../../src/sim/index.ts';
 import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
+import { kernelOnSim } from '../helpers/kernel-on-sim.ts';
 
-let sim: RunningSimulator | undefined;
-let kernel: Kernel | undefined;
-
-afterEach(async () => {
-  await kernel?.stop();
-  await sim?.close();
-  kernel = undefined;
-  sim = undefined;
-});
+const held = kernelOnSim();
 
 const root = process.cwd();
 const configText = (stateDir: string) => `
@@ -48,9 +41,10 @@ logging:
 /** A paper kernel over the simulator on one virtual clock, with its metrics. */
 async function startBot() {
   const clock = new VirtualClock(Date.parse('2026-11-20T09:20:00+05:30'));
-  sim = await startSimulator({ clock, seed: 11 });
+  const sim = await startSimulator({ clock, seed: 11 });
+  held.sim = sim;
   const metrics = new BotMetrics();
-  kernel = await Kernel.create({
+  const kernel = await Kernel.create({
     config: parseConfig(configText(mkdtempSync(join(tmpdir(), 'tr-metrics-'))), 'c.yaml', {}),
     configFile: join(root, 'config', 'test.yaml'),
     logger: pino({ level: 'silent' }),
@@ -60,6 +54,7 @@ async function startBot() {
     journal: new MemoryJournal(),
     observer: metrics.observer,
   });
+  held.kernel = kernel;
   metrics.attach(kernel);
   await kernel.start();
   const steps = async (n: number): Promise<void> => {

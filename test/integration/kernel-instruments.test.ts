@@ -2,23 +2,16 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import type { RoutedIntent } from '../../src/domain/intents.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
-import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { startSimulator } from '../../src/sim/index.ts';
 import { countedFetch } from '../helpers/execution-harness.ts';
+import { kernelOnSim } from '../helpers/kernel-on-sim.ts';
 
-let sim: RunningSimulator | undefined;
-let kernel: Kernel | undefined;
-
-afterEach(async () => {
-  await kernel?.stop();
-  await sim?.close();
-  kernel = undefined;
-  sim = undefined;
-});
+const held = kernelOnSim();
 
 const root = process.cwd();
 const configText = (stateDir: string, symbol: string) => `
@@ -37,8 +30,9 @@ logging:
 
 async function startKernel(symbol: string, stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'))) {
   const clock = new VirtualClock(Date.parse('2026-11-20T09:20:00+05:30'));
-  sim = await startSimulator({ clock, seed: 11 });
-  kernel = await Kernel.create({
+  const sim = await startSimulator({ clock, seed: 11 });
+  held.sim = sim;
+  const kernel = await Kernel.create({
     config: parseConfig(configText(stateDir, symbol), 'config/test.yaml', {}),
     configFile: join(process.cwd(), 'config', 'test.yaml'),
     logger: pino({ level: 'silent' }),
@@ -46,6 +40,7 @@ async function startKernel(symbol: string, stateDir = mkdtempSync(join(tmpdir(),
     endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
     fetch: countedFetch,
   });
+  held.kernel = kernel;
   const intents: RoutedIntent[] = [];
   kernel.intents$.subscribe((i) => intents.push(i));
   await kernel.start();

@@ -1,23 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import { memoryLogger } from '../../src/market-data/testing/fake-quote-source.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
-import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { startSimulator } from '../../src/sim/index.ts';
 import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
+import { kernelOnSim } from '../helpers/kernel-on-sim.ts';
 
-let sim: RunningSimulator | undefined;
-let kernel: Kernel | undefined;
-
-afterEach(async () => {
-  await kernel?.stop();
-  await sim?.close();
-  kernel = undefined;
-  sim = undefined;
-});
+const held = kernelOnSim();
 
 const root = process.cwd();
 const configText = (stateDir: string) => `
@@ -42,10 +35,11 @@ logging:
 describe('kernel: a token the service rejects, in one strategy', () => {
   it('keeps both strategies fed, tells the one that asked, and the summary names it', async () => {
     const clock = new VirtualClock(Date.parse('2026-11-20T10:00:00+05:30'));
-    sim = await startSimulator({ clock, seed: 3 });
+    const sim = await startSimulator({ clock, seed: 3 });
+    held.sim = sim;
     const log = memoryLogger('info');
     const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
-    kernel = await Kernel.create({
+    const kernel = await Kernel.create({
       config: parseConfig(configText(stateDir), 'config/test.yaml', {}),
       configFile: join(root, 'config', 'test.yaml'),
       logger: log.logger,
@@ -53,6 +47,7 @@ describe('kernel: a token the service rejects, in one strategy', () => {
       endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
       fetch: countedFetch,
     });
+    held.kernel = kernel;
     await kernel.start();
     for (let ms = 0; ms < 11_000; ms += 125) {
       clock.advanceBy(125);

@@ -2,23 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/clock/virtual-clock.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import type { OrderEvent } from '../../src/domain/order-events.ts';
 import { Kernel } from '../../src/runtime/kernel.ts';
-import { type RunningSimulator, startSimulator } from '../../src/sim/index.ts';
+import { startSimulator } from '../../src/sim/index.ts';
 import { countedFetch, ioSettled } from '../helpers/execution-harness.ts';
+import { kernelOnSim } from '../helpers/kernel-on-sim.ts';
 
-let sim: RunningSimulator | undefined;
-let kernel: Kernel | undefined;
-
-afterEach(async () => {
-  await kernel?.stop();
-  await sim?.close();
-  kernel = undefined;
-  sim = undefined;
-});
+const held = kernelOnSim();
 
 const root = process.cwd();
 // Absolute module paths: the test holds whichever folder relative paths resolve against.
@@ -49,9 +42,10 @@ logging:
 /** Starts a simulator and a paper kernel on one virtual clock; steps time with `step`. */
 async function startPaperKernel(start: string, edit: (text: string) => string = (t) => t) {
   const clock = new VirtualClock(Date.parse(start));
-  sim = await startSimulator({ clock, seed: 11 });
+  const sim = await startSimulator({ clock, seed: 11 });
+  held.sim = sim;
   const stateDir = mkdtempSync(join(tmpdir(), 'tr-state-'));
-  kernel = await Kernel.create({
+  const kernel = await Kernel.create({
     config: parseConfig(edit(configText(stateDir)), 'config/test.yaml', {}),
     configFile: join(process.cwd(), 'config', 'test.yaml'),
     logger: pino({ level: 'silent' }),
@@ -59,6 +53,7 @@ async function startPaperKernel(start: string, edit: (text: string) => string = 
     endpoint: { baseUrl: sim.url, appId: 'sim-app', token: 'sim-token' },
     fetch: countedFetch,
   });
+  held.kernel = kernel;
   const events: OrderEvent[] = [];
   kernel.engine.events$.subscribe((e) => events.push(e));
   await kernel.start();
