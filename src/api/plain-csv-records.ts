@@ -56,11 +56,12 @@ function recordDelimiter(text: string): string {
  * does, each with its 1-based line (`info.lines`); `undefined` for a text with a quote,
  * which needs the real parser (a quoted field may hold commas and line breaks).
  *
- * Why: csv-parse reads a character at a time, about 13 ms per 10 000 rows; the
- * service's instrument master is a plain table of some 100 000 rows, parsed at each start
- * and at a new day's reload, and the reload runs on the bot's only thread (it stalled
- * polling and order tracking for over a second). Split natively, the same rows take a
- * tenth of that. A test compares this with csv-parse on generated texts.
+ * Why: csv-parse reads a character at a time, about 13 ms per 10 000 rows with the
+ * master's rows read too; the service's instrument master is a plain table of some
+ * 100 000 rows, parsed at each start and at a new day's reload, and the reload runs on the
+ * bot's only thread (it stalled polling and order tracking for over a second). Split
+ * natively, the whole parse is about 4× faster (`npm run bench -- instrument-master`). A
+ * test compares this with csv-parse on generated texts.
  *
  * @example
  * ```ts
