@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { processIdentity, runningProcess } from './process-identity.ts';
 
 /** Another live process has the journal open for writing (two bots on one state dir). */
@@ -14,6 +15,9 @@ export class JournalLockedError extends Error {
     );
   }
 }
+
+/** The longest an acquire or a release waits for another process's, ms. */
+const GUARD_WAIT_MS = 10_000;
 
 /**
  * Whether the lock's writer still runs (see {@link runningProcess}: after a crash and a
@@ -42,8 +46,17 @@ export class JournalLock {
     return `${this.journalPath}.lock`;
   }
 
-  /** Takes the lock, or throws {@link JournalLockedError}. */
+  /**
+   * Takes the lock, or throws {@link JournalLockedError}. The look at an existing lock,
+   * its removal when stale and the new lock's creation are one step, serialised with every
+   * other process's by {@link guarded}: two bots started at the same instant after a crash
+   * could otherwise both find the dead bot's lock stale, and both take it over.
+   */
   acquire(): void {
+    this.guarded(() => this.take());
+  }
+
+  private take(): void {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const fd = openSync(this.path, 'wx');
@@ -60,10 +73,46 @@ export class JournalLock {
     }
   }
 
+  /**
+   * Runs `work` inside an SQLite EXCLUSIVE transaction on `<journal>.lock.sqlite`: an OS
+   * file lock, which dies with its process, so a crash leaves nothing to clear. Waited
+   * for up to 10 s (another process's hold lasts a few file operations). A file that is
+   * not a database (a disk fault) is set aside once and made anew.
+   */
+  private guarded(work: () => void): void {
+    const file = `${this.path}.sqlite`;
+    for (let attempt = 0; ; attempt += 1) {
+      const guard = new Database(file, { timeout: GUARD_WAIT_MS });
+      try {
+        guard.exec('BEGIN EXCLUSIVE');
+      } catch (err) {
+        guard.close();
+        const code = (err as { code?: string }).code;
+        if ((code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') && attempt === 0) {
+          try {
+            renameSync(file, `${file}.damaged-${process.pid}-${Date.now()}`);
+          } catch {
+            // Another process set it aside first.
+          }
+          continue;
+        }
+        throw err;
+      }
+      try {
+        work();
+        return;
+      } finally {
+        guard.exec('COMMIT');
+        guard.close();
+      }
+    }
+  }
+
   /** Gives the lock up (at close). */
   release(): void {
     if (!this.held) return;
     this.held = false;
-    rmSync(this.path, { force: true });
+    // Serialised too: a bot starting meanwhile reads a whole lock or none.
+    this.guarded(() => rmSync(this.path, { force: true }));
   }
 }
