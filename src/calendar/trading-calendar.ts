@@ -201,7 +201,12 @@ export class TradingCalendar {
   /** The session holding `at`, if any. */
   sessionAt(at: Instant, exchange: Exchange = DEFAULT_EXCHANGE): Session | undefined {
     const ms = toEpochMs(at);
-    return this.dayOf(istDayNumber(ms), exchange).sessions.find((s) => s.start <= ms && ms < s.end);
+    // A loop, not `find` with a closure: the replay asks at every timer of every virtual
+    // day (≈ 3% of a 30-day backtest's allocations were that closure; issue 13).
+    for (const s of this.dayOf(istDayNumber(ms), exchange).sessions) {
+      if (s.start <= ms && ms < s.end) return s;
+    }
+    return undefined;
   }
 
   /** `open` inside a session, `pre-open` inside the pre-open window, else `closed`. */

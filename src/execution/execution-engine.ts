@@ -335,12 +335,12 @@ export class ExecutionEngine {
     if (this.recorder.isClosed) return;
     const quote = this.options.quote;
     if (quote !== undefined) {
-      for (const p of this.positions.positions()) {
-        const q = quote(p.token);
-        if (q === undefined) continue;
-        this.positions.mark(p.token, q.ltp);
-        this.brackets.onPrice(p.token, q.ltp);
-      }
+      this.positions.forEachToken((token) => {
+        const q = quote(token);
+        if (q === undefined) return;
+        this.positions.mark(token, q.ltp);
+        this.brackets.onPrice(token, q.ltp);
+      });
     }
     const { realised, unrealised } = this.positions.totals();
     if (this.killSwitch.check(realised + unrealised)) this.afterKill();

@@ -81,6 +81,16 @@ export class PositionBook {
     for (const b of this.books.values()) if (b.token === token) b.lastPrice = price;
   }
 
+  /**
+   * Calls `visit` with the instrument of each position (once per strategy holding it), in
+   * booking order: what {@link positions} would list, without building them. The risk
+   * marks walk it every 5 virtual seconds (issue 13: building the positions there was ≈ 8%
+   * of a 30-day backtest's allocations).
+   */
+  forEachToken(visit: (token: number) => void): void {
+    for (const b of this.books.values()) visit(b.token);
+  }
+
   /** Positions, of one strategy or of all. */
   positions(strategyId?: string): Position[] {
     const out: Position[] = [];

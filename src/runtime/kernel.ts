@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { BehaviorSubject, type Observable, Subject, type Subscription } from 'rxjs';
+import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { Credentials } from '../api/tiqs-client.ts';
 import type { CalendarStore } from '../calendar/calendar-store.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
@@ -27,6 +27,7 @@ import { logShutdownReport } from './log-shutdown-report.ts';
 import type { KernelOptions, ModeParts } from './modes/mode-parts.ts';
 import { resolveMode } from './modes/resolve-mode.ts';
 import { OrderEventLog } from './order-event-log.ts';
+import { PositionUpdates } from './position-updates.ts';
 import { SessionExpiryNotice } from './session-expiry-notice.ts';
 import { StrategyRunner, type StrategyStatus, type StrategyWiring } from './strategy-runner.ts';
 import { watchFeedHealth } from './watch-feed-health.ts';
@@ -54,7 +55,7 @@ export class Kernel {
   private readonly logger: Logger;
   private readonly sessionNotice: SessionExpiryNotice;
   private readonly orderLog: OrderEventLog;
-  private readonly positions$ = new BehaviorSubject<Position[]>([]);
+  private readonly positions = new PositionUpdates(() => this.engine.positions.positions());
   private readonly subscriptions: Subscription[] = [];
   private stopping: Promise<ShutdownReport> | undefined;
   private readonly intents = new Subject<RoutedIntent & { at: number }>();
@@ -140,7 +141,7 @@ export class Kernel {
     if (this.stopping !== undefined) return;
     if (recovered.orders > 0) log.info(recovered, 'recovered orders and fills from the journal');
     // Strategies see the positions the journal holds before their first quote.
-    this.positions$.next(this.engine.positions.positions());
+    this.positions.changed();
     this.engine.start();
     this.subscriptions.push(watchFeedHealth(this.bus, this.engine, this.sessionNotice, log));
     // Until a calendar loads, strategies see every day closed.
@@ -236,7 +237,7 @@ export class Kernel {
 
   /** Positions as the kernel publishes them: after each fill and each periodic mark. */
   get positionUpdates$(): Observable<Position[]> {
-    return this.positions$.asObservable();
+    return this.positions.positions$;
   }
 
   /** Strategy ids with the params they run with: the schema's defaults merged with the config's. */
@@ -284,7 +285,7 @@ export class Kernel {
       }),
       quoteSource: this.parts.quoteSource,
       engine: this.engine,
-      positions$: this.positions$,
+      positions$: this.positions.positions$,
       logger: this.logger,
       instruments: this.instruments,
       route: (intent: OrderIntent, strategyId: string) => {
@@ -311,13 +312,12 @@ export class Kernel {
     // One record an event, with the order it belongs to (side, quantity, symbol).
     this.orderLog.log(e);
     // The engine marked positions and checked the kill switch before it published the fill.
-    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled')
-      this.positions$.next(this.engine.positions.positions());
+    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') this.positions.changed();
   }
 
   private publishPositions(): void {
     this.engine.markAndCheck();
-    this.positions$.next(this.engine.positions.positions());
+    this.positions.changed();
   }
 
   private logPnl(log: Logger): void {
