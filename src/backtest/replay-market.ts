@@ -5,6 +5,7 @@ import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/healt
 import type { MarketDataBusStats } from '../market-data/market-data-bus.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
+import { modeCovers } from '../market-data/project-quote.ts';
 import { publishGreeks } from '../market-data/publish-greeks.ts';
 import { publishQuote } from '../market-data/publish-quote.ts';
 import { seedFrom } from '../market-data/seed-channel.ts';
@@ -337,7 +338,18 @@ export class ReplayMarket implements MarketFeed {
       return;
     }
     const channels = this.quoteTokens.get(token);
-    if (channels !== undefined) publishQuote(channels, r.kind, r.quote(), receivedAt);
+    if (channels === undefined) return;
+    // Decoded no richer than the richest mode followed: the same stream, less decoded.
+    const top = richestMode(channels);
+    if (modeCovers(top, r.kind)) {
+      publishQuote(channels, r.kind, r.quote(), receivedAt);
+      return;
+    }
+    publishQuote(channels, top, r.quoteAs(top), receivedAt, r.sourceTime(receivedAt));
+    // A richer channel opened while it went out (a paper order's first look at the book)
+    // takes this record too, as one pass over every mode the record covers gave it.
+    if (!modeCovers(top, richestMode(channels)))
+      publishQuote(channels, r.kind, r.quote(), receivedAt);
   }
 
   private addQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
@@ -363,4 +375,9 @@ export class ReplayMarket implements MarketFeed {
     delete channels[mode];
     if (Object.keys(channels).length === 0) this.quoteTokens.delete(token);
   }
+}
+
+/** The richest mode a token's channels follow (`ltp` when none). */
+function richestMode(channels: Partial<Record<QuoteMode, unknown>>): QuoteMode {
+  return channels.full !== undefined ? 'full' : channels.ohlcv !== undefined ? 'ohlcv' : 'ltp';
 }

@@ -16,8 +16,9 @@ export function publishQuote(
   mode: QuoteMode,
   quote: Quote,
   receivedAt: number,
+  /** The exchange's time, when `quote` is already a projection of a richer one (replay). */
+  sourceTime: number = sourceTimeOf(quote, mode, receivedAt),
 ): void {
-  const sourceTime = sourceTimeOf(quote, mode, receivedAt);
   // The modes `mode` covers are MODES_ASCENDING up to its own (once a quote, per token:
   // no rank lookup a mode, no projection of the quote onto its own mode).
   const own = MODES_ASCENDING.indexOf(mode);

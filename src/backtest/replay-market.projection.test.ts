@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fullQuote } from '../../test/helpers/fixtures.ts';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import type { MarketQuote } from '../market-data/market-quote.ts';
+import type { Recording } from '../recording/read-recording.ts';
+import { RecordReader } from '../recording/record-reader.ts';
+import { RecordWriter } from '../recording/record-writer.ts';
+import { ReplayMarket } from './replay-market.ts';
+
+const T0 = Date.parse('2026-11-20T03:45:00Z');
+
+/** Three full quotes of SBIN (3045), a second apart, each a new LTP. */
+function fullQuotes(): Recording {
+  const w = new RecordWriter(T0);
+  for (let i = 0; i < 3; i++) w.quote('full', { ...fullQuote, ltp: 80_190 + i }, T0 + i * 1_000);
+  const meta = {
+    format: 'tiqs-runner-recording' as const,
+    version: 1 as const,
+    quoteFile: 'quotes.bin',
+    startMs: T0,
+    endMs: T0 + 2_000,
+    start: '',
+    end: '',
+    records: 3,
+    holidays: { holidays: {}, specialTradingDays: {} },
+    chainSymbols: [],
+    chains: [],
+  };
+  return { dir: 'mem', meta, bytes: w.bytes() };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('ReplayMarket: records decoded no richer than the modes followed', () => {
+  it('gives an LTP follower of full records the same stream without decoding their depth', async () => {
+    const decodes = vi.spyOn(RecordReader.prototype, 'quote');
+    const market = new ReplayMarket(fullQuotes(), new VirtualClock(T0));
+    const seen: MarketQuote[] = [];
+    market.quote$(3045, 'ltp').subscribe((q) => seen.push(q));
+    await market.play(T0 + 2_000);
+    expect(seen.map((q) => q.quote)).toEqual(
+      [0, 1, 2].map((i) => ({ token: 3045, ltp: 80_190 + i, close: 79_900 })),
+    );
+    // The exchange's time is the full quote's own `time` (s), as the bus stamps it.
+    expect(seen.every((q) => q.sourceTime === fullQuote.time * 1_000)).toBe(true);
+    expect(seen.map((q) => q.receivedAt - T0)).toEqual([0, 1_000, 2_000]);
+    expect(decodes).not.toHaveBeenCalled();
+    market.close();
+  });
+
+  it('decodes the whole record once a full follower is there', async () => {
+    const decodes = vi.spyOn(RecordReader.prototype, 'quote');
+    const market = new ReplayMarket(fullQuotes(), new VirtualClock(T0));
+    const ltp: number[] = [];
+    const depth: number[] = [];
+    market.quote$(3045, 'ltp').subscribe((q) => ltp.push(q.quote.ltp));
+    market.quote$(3045, 'full').subscribe((q) => depth.push(q.quote.bids.length));
+    await market.play(T0 + 2_000);
+    expect(ltp).toEqual([80_190, 80_191, 80_192]);
+    expect(depth).toEqual([5, 5, 5]);
+    expect(decodes).toHaveBeenCalledTimes(3);
+    market.close();
+  });
+
+  it('gives a full follower that subscribes while a record goes out (a paper order looking at the book) that same record', async () => {
+    // Checked to fail without the second look in publishCurrent: the full follower then
+    // got its first quote a record (1 s) late, and the parity tests' first fill with it.
+    const market = new ReplayMarket(fullQuotes(), new VirtualClock(T0));
+    const full: [number, number][] = [];
+    let asked = false;
+    market.quote$(3045, 'ohlcv').subscribe(() => {
+      if (asked) return;
+      asked = true;
+      market
+        .quote$(3045, 'full')
+        .subscribe((q) => full.push([q.receivedAt - T0, q.quote.asks.length]));
+    });
+    await market.play(T0 + 1_000);
+    expect(full).toEqual([
+      [0, 5],
+      [1_000, 5],
+    ]);
+    market.close();
+  });
+});
