@@ -69,19 +69,41 @@ describe('ReplayMarket: records decoded no richer than the modes followed', () =
     // got its first quote a record (1 s) late, and the parity tests' first fill with it.
     const market = new ReplayMarket(fullQuotes(), new VirtualClock(T0));
     const full: [number, number][] = [];
-    let asked = false;
-    market.quote$(3045, 'ohlcv').subscribe(() => {
-      if (asked) return;
-      asked = true;
+    const ohlcv: number[] = [];
+    market.quote$(3045, 'ohlcv').subscribe((q) => {
+      ohlcv.push(q.receivedAt - T0);
+      if (ohlcv.length > 1) return;
       market
         .quote$(3045, 'full')
-        .subscribe((q) => full.push([q.receivedAt - T0, q.quote.asks.length]));
+        .subscribe((f) => full.push([f.receivedAt - T0, f.quote.asks.length]));
     });
     await market.play(T0 + 1_000);
     expect(full).toEqual([
       [0, 5],
       [1_000, 5],
     ]);
+    // The second look leaves the lower follower's stream as it was: each record once.
+    expect(ohlcv).toEqual([0, 1_000]);
+    market.close();
+  });
+
+  it('gives a middle mode opened while only LTP is followed that same record, each record once', async () => {
+    const market = new ReplayMarket(fullQuotes(), new VirtualClock(T0));
+    const ltp: number[] = [];
+    const ohlcv: [number, number][] = [];
+    market.quote$(3045, 'ltp').subscribe((q) => {
+      ltp.push(q.receivedAt - T0);
+      if (ltp.length > 1) return;
+      market
+        .quote$(3045, 'ohlcv')
+        .subscribe((o) => ohlcv.push([o.receivedAt - T0, o.quote.volume]));
+    });
+    await market.play(T0 + 1_000);
+    expect(ohlcv).toEqual([
+      [0, fullQuote.volume],
+      [1_000, fullQuote.volume],
+    ]);
+    expect(ltp).toEqual([0, 1_000]);
     market.close();
   });
 });

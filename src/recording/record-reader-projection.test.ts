@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fullQuote } from '../../test/helpers/fixtures.ts';
 import { QUOTE_MODES } from '../domain/order-params.ts';
 import { sourceTimeOf } from '../market-data/market-quote.ts';
 import { modeCovers, projectQuote } from '../market-data/project-quote.ts';
@@ -35,15 +36,35 @@ describe('RecordReader.quoteAs and sourceTime', () => {
     expect(compared).toBeGreaterThan(50_000);
   });
 
-  it('takes the exchange time of an ohlcv record from its ltt, and the receipt time without one', () => {
+  it('projects ohlcv records and takes the exchange time by the same fallbacks as sourceTimeOf', () => {
+    // The sample day has no ohlcv records, and no full record without its `time`: written
+    // here, every field distinct, so a swapped offset shows.
     const w = new RecordWriter(T0);
-    const ohlcv = { token: 7, open: 1, high: 3, low: 1, close: 2, ltp: 2, oi: 0, volume: 5 };
+    const ohlcv = { token: 7, open: 11, high: 13, low: 10, close: 12, ltp: 14, oi: 3, volume: 5 };
     w.quote('ohlcv', { ...ohlcv, ltt: 1_795_146_000 }, T0);
     w.quote('ohlcv', { ...ohlcv, ltt: 0 }, T0);
+    w.quote('full', { ...fullQuote, time: 0 }, T0);
+    w.quote('full', { ...fullQuote, time: 0, ltt: 0 }, T0);
+    let n = 0;
+    for (const r of records(new RecordReader(w.bytes()))) {
+      for (const mode of QUOTE_MODES) {
+        if (!modeCovers(r.kind, mode)) continue;
+        expect(JSON.stringify(r.quoteAs(mode))).toBe(
+          JSON.stringify(projectQuote(r.quote(), r.kind, mode)),
+        );
+      }
+      expect(r.sourceTime(T0)).toBe(sourceTimeOf(r.quote(), r.kind, T0));
+      n += 1;
+    }
+    expect(n).toBe(4);
     const r = new RecordReader(w.bytes());
     r.next();
+    expect(r.quoteAs('ltp')).toEqual({ token: 7, ltp: 14, close: 12 });
     expect(r.sourceTime(T0)).toBe(1_795_146_000_000);
-    expect(r.quoteAs('ltp')).toEqual({ token: 7, ltp: 2, close: 2 });
+    r.next();
+    expect(r.sourceTime(T0)).toBe(T0);
+    r.next();
+    expect(r.sourceTime(T0)).toBe(fullQuote.ltt * 1_000);
     r.next();
     expect(r.sourceTime(T0)).toBe(T0);
   });

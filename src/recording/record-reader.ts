@@ -213,8 +213,8 @@ export class RecordReader {
    * Decodes the current quote record projected down to `mode` (which its kind must cover):
    * exactly `projectQuote(this.quote(), this.kind, mode)`, without decoding what the
    * projection drops. A backtest whose strategies follow a token's LTP or candles, on a
-   * recording of its full quotes, decoded each quote's depth only to drop it (issue 13:
-   * a quarter of a 30-day backtest's allocations).
+   * recording of its full quotes, decoded each quote's depth only to drop it (issue 13),
+   * until something (the paper venue, at a first order) follows the full quotes too.
    */
   quoteAs(mode: QuoteMode): Quote {
     if (mode === this.kind) return this.quote();

@@ -311,7 +311,8 @@ export class Kernel {
   private onOrderEvent(e: OrderEvent): void {
     // One record an event, with the order it belongs to (side, quantity, symbol).
     this.orderLog.log(e);
-    // The engine marked positions and checked the kill switch before it published the fill.
+    // The engine marked positions and checked the kill switch before it published the fill;
+    // every change to the books is said at once (PositionUpdates builds from the books).
     if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') this.positions.changed();
   }
 

@@ -6,8 +6,11 @@ import type { Position } from '../domain/order-events.ts';
  * positions to each subscriber at once, then again after each change. They are built only
  * while someone listens, or when someone starts to: a backtest whose strategies never
  * subscribe built them at every 5 s risk mark for nobody (issue 13: ≈ 11% of a 30-day
- * backtest's allocations). A subscriber sees what it would have seen before: the latest
- * change's positions, built from the books as they stand.
+ * backtest's allocations). A subscriber sees what it would have seen before, the latest
+ * change's positions, because the kernel calls {@link PositionUpdates.changed} at once
+ * after every change to the books (a fill's event, the risk mark, the journal's
+ * recovery), before a strategy runs: the books as they stand are what the last change
+ * would have sent. Code that changes the books must keep to that.
  *
  * @example
  * ```ts
