@@ -73,7 +73,7 @@ describe('backtest over candles: gaps are loud', () => {
     const data = await recording(null, [SBIN, RELIANCE]);
     const { file, out } = spec(data, 'RELIANCE-EQ');
     const run = await runCli('backtest', '--config', file, '--out', out);
-    expect(run.code).toBe(3);
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain('does not hold: 2885 (RELIANCE-EQ)');
     expect(run.stderr).toMatch(/holds 1 token\(s\): 3045 \(SBIN-EQ\)/);
   }, 60_000);
@@ -86,10 +86,10 @@ describe('backtest over candles: gaps are loud', () => {
     });
     const { file, out } = spec(data, 'SBIN-EQ');
     const run = await runCli('backtest', '--config', file, '--out', out);
-    expect(run.code).toBe(3);
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain('does not hold: 3045 (SBIN-EQ)');
     const allowed = await runCli('backtest', '--config', file, '--out', out, '--allow-missing');
-    expect(allowed.code).toBe(0);
+    expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.stdout).toMatch(/WARNING +30 bar\(s\) fell outside every session/);
     expect(allowed.stdout).toMatch(/WARNING +every bar of token\(s\) 3045 fell outside/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -107,7 +107,7 @@ describe('backtest over candles: gaps are loud', () => {
     );
     const { file, out } = spec(data, 'RELIANCE-EQ');
     const run = await runCli('backtest', '--config', file, '--out', out);
-    expect(run.code).toBe(3);
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stdout).toMatch(
       /WARNING +strategy sma failed: RELIANCE-EQ is not in the instrument master/,
     );
@@ -123,7 +123,7 @@ describe('backtest over candles: gaps are loud', () => {
     });
     const { file, out } = spec(data, 'SBIN-EQ');
     const run = await runCli('backtest', '--config', file, '--out', out);
-    expect(run.code).toBe(4);
+    expect(run.code, run.stderr).toBe(4);
     expect(run.stderr).toContain(`${join(data, 'meta.json')}: holidays:`);
   }, 60_000);
 
