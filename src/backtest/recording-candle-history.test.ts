@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { filter, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { memoryRecording } from '../../test/helpers/memory-recording.ts';
 import type { Holidays } from '../api/schemas/utilities.ts';
 import { TradingCalendar } from '../calendar/trading-calendar.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
@@ -82,20 +83,7 @@ function twoDays(): RecordingSet {
 function recording(): Recording {
   const w = new RecordWriter(OPEN - MIN);
   for (const p of polls) w.quote('ohlcv', quoteOf(p), p.receivedAt);
-  const meta = {
-    format: 'tiqs-runner-recording' as const,
-    version: 1 as const,
-    quoteFile: 'quotes.bin',
-    startMs: OPEN,
-    endMs: OPEN + 4 * MIN,
-    start: '',
-    end: '',
-    records: polls.length,
-    holidays: { holidays: {}, specialTradingDays: {} },
-    chainSymbols: [],
-    chains: [],
-  };
-  return { dir: 'mem', meta, bytes: w.bytes() };
+  return memoryRecording(w, { startMs: OPEN, endMs: OPEN + 4 * MIN, records: polls.length });
 }
 
 /** The candles paper builds live from the same quotes, received at their instants. */

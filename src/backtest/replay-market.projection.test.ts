@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fullQuote } from '../../test/helpers/fixtures.ts';
+import { memoryRecording } from '../../test/helpers/memory-recording.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { MarketQuote } from '../market-data/market-quote.ts';
 import type { Recording } from '../recording/read-recording.ts';
@@ -13,20 +14,7 @@ const T0 = Date.parse('2026-11-20T03:45:00Z');
 function fullQuotes(): Recording {
   const w = new RecordWriter(T0);
   for (let i = 0; i < 3; i++) w.quote('full', { ...fullQuote, ltp: 80_190 + i }, T0 + i * 1_000);
-  const meta = {
-    format: 'tiqs-runner-recording' as const,
-    version: 1 as const,
-    quoteFile: 'quotes.bin',
-    startMs: T0,
-    endMs: T0 + 2_000,
-    start: '',
-    end: '',
-    records: 3,
-    holidays: { holidays: {}, specialTradingDays: {} },
-    chainSymbols: [],
-    chains: [],
-  };
-  return { dir: 'mem', meta, bytes: w.bytes() };
+  return memoryRecording(w, { startMs: T0, endMs: T0 + 2_000, records: 3 });
 }
 
 afterEach(() => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryRecording } from '../../test/helpers/memory-recording.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import type { MarketQuote } from '../market-data/market-quote.ts';
 import type { Recording } from '../recording/read-recording.ts';
@@ -26,20 +27,7 @@ function recording(): Recording {
   w.quote('ohlcv', ohlcv(105), T0 + 2_000);
   w.greeks(2, { iv: 0.2, delta: 0.5, gamma: 0, theta: 0, vega: 0 }, T0 + 2_000);
   w.quote('ohlcv', ohlcv(106), T0 + 3_000);
-  const meta = {
-    format: 'tiqs-runner-recording' as const,
-    version: 1 as const,
-    quoteFile: 'quotes.bin',
-    startMs: T0,
-    endMs: T0 + 3_000,
-    start: '',
-    end: '',
-    records: 6,
-    holidays: { holidays: {}, specialTradingDays: {} },
-    chainSymbols: [],
-    chains: [],
-  };
-  return { dir: 'mem', meta, bytes: w.bytes() };
+  return memoryRecording(w, { startMs: T0, endMs: T0 + 3_000, records: 6 });
 }
 
 describe('ReplayMarket', () => {

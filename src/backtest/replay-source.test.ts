@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryRecording } from '../../test/helpers/memory-recording.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import { RecordWriter } from '../recording/record-writer.ts';
 import { ReplaySource } from './replay-source.ts';
@@ -17,20 +18,10 @@ function replay(clock: VirtualClock): ReplaySource {
     T0 + 2_000,
   );
   w.greeks(2, { iv: 0.2, delta: 0.5, gamma: 0, theta: 0, vega: 0 }, T0 + 1_000);
-  const meta = {
-    format: 'tiqs-runner-recording' as const,
-    version: 1 as const,
-    quoteFile: 'quotes.bin',
-    startMs: T0,
-    endMs: T0 + 2_000,
-    start: '',
-    end: '',
-    records: 4,
-    holidays: { holidays: {}, specialTradingDays: {} },
-    chainSymbols: [],
-    chains: [],
-  };
-  return new ReplaySource({ dir: 'mem', meta, bytes: w.bytes() }, clock);
+  return new ReplaySource(
+    memoryRecording(w, { startMs: T0, endMs: T0 + 2_000, records: 4 }),
+    clock,
+  );
 }
 
 describe('ReplaySource', () => {

@@ -1,6 +1,6 @@
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { processIdentity, runningProcess } from './process-identity.ts';
+import { beginExclusive, endExclusive } from './sqlite-exclusive.ts';
 
 /** Another live process has the journal open for writing (two bots on one state dir). */
 export class JournalLockedError extends Error {
@@ -80,31 +80,11 @@ export class JournalLock {
    * not a database (a disk fault) is set aside once and made anew.
    */
   private guarded(work: () => void): void {
-    const file = `${this.path}.sqlite`;
-    for (let attempt = 0; ; attempt += 1) {
-      const guard = new Database(file, { timeout: GUARD_WAIT_MS });
-      try {
-        guard.exec('BEGIN EXCLUSIVE');
-      } catch (err) {
-        guard.close();
-        const code = (err as { code?: string }).code;
-        if ((code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') && attempt === 0) {
-          try {
-            renameSync(file, `${file}.damaged-${process.pid}-${Date.now()}`);
-          } catch {
-            // Another process set it aside first.
-          }
-          continue;
-        }
-        throw err;
-      }
-      try {
-        work();
-        return;
-      } finally {
-        guard.exec('COMMIT');
-        guard.close();
-      }
+    const guard = beginExclusive(`${this.path}.sqlite`, GUARD_WAIT_MS);
+    try {
+      work();
+    } finally {
+      endExclusive(guard);
     }
   }
 

@@ -7,6 +7,7 @@ import type { MarketFeed } from '../../src/market-data/market-feed.ts';
 import { fakeQuoteSource } from '../../src/market-data/testing/fake-quote-source.ts';
 import type { Recording } from '../../src/recording/read-recording.ts';
 import { RecordWriter } from '../../src/recording/record-writer.ts';
+import { memoryRecording } from '../helpers/memory-recording.ts';
 
 /** Instant 0 of every feed venue: Friday 20 November 2026, 09:15 IST. */
 export const FEED_T0 = Date.parse('2026-11-20T09:15:00+05:30');
@@ -84,18 +85,5 @@ function scriptRecording(): Recording {
       records += 1;
     });
   }
-  const meta = {
-    format: 'tiqs-runner-recording' as const,
-    version: 1 as const,
-    quoteFile: 'quotes.bin',
-    startMs: FEED_T0,
-    endMs: FEED_T0 + SPAN_MS,
-    start: '',
-    end: '',
-    records,
-    holidays: { holidays: {}, specialTradingDays: {} },
-    chainSymbols: [],
-    chains: [],
-  };
-  return { dir: 'mem', meta, bytes: w.bytes() };
+  return memoryRecording(w, { startMs: FEED_T0, endMs: FEED_T0 + SPAN_MS, records });
 }

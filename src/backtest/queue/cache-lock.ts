@@ -1,7 +1,7 @@
-import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { beginExclusive, endExclusive } from '../../execution/sqlite-exclusive.ts';
 
 /** The longest a pin or a trim waits for another process's hold on the cache, ms. */
 const WAIT_MS = 10_000;
@@ -27,12 +27,6 @@ export class CacheLockError extends Error {
 /** SQLite's answer when another connection holds the lock. */
 const isBusy = (err: unknown): boolean =>
   (err as { code?: string } | undefined)?.code === 'SQLITE_BUSY';
-
-/** SQLite's answers for a file that is not (or no longer) a database. */
-const isDamaged = (err: unknown): boolean => {
-  const code = (err as { code?: string } | undefined)?.code;
-  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
-};
 
 /**
  * Runs `work` while holding the worker data cache's lock: no other process (and, the work
@@ -61,26 +55,14 @@ export async function withCacheLock<T>(
 ): Promise<T> {
   const file = join(cacheDir, LOCK_FILE);
   const until = Date.now() + waitMs;
-  let setAside = false;
   for (;;) {
-    let db: Database.Database | undefined;
+    let db: Database.Database;
     try {
-      db = new Database(file, { timeout: 0 });
-      db.exec('BEGIN EXCLUSIVE');
+      // No wait inside SQLite (it would block this thread): tried again below instead.
+      db = beginExclusive(file, 0);
     } catch (err) {
-      db?.close();
       if (isBusy(err) && Date.now() < until) {
         await sleep(RETRY_MS);
-        continue;
-      }
-      if (isDamaged(err) && !setAside) {
-        // Not a database (a disk fault, a stray write): nothing in it matters; a new one.
-        setAside = true;
-        try {
-          renameSync(file, `${file}.damaged-${process.pid}-${Date.now()}`);
-        } catch {
-          // Another process set it aside first.
-        }
         continue;
       }
       throw new CacheLockError(
@@ -92,8 +74,7 @@ export async function withCacheLock<T>(
     try {
       return work();
     } finally {
-      db.exec('COMMIT');
-      db.close();
+      endExclusive(db);
     }
   }
 }
