@@ -27,6 +27,9 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'strategies/**/*.test.ts'],
           exclude: [E2E, '**/node_modules/**'],
+          // vitest's default on this 2-core machine is one worker (cores - 1), which ran
+          // the unit files one after another; many of them wait on a child process.
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },

@@ -120,9 +120,12 @@ describeWithRedis('RedisBlobStore', () => {
 
   it('never writes a corrupted blob out, and leaves no temp file', async () => {
     const store = new RedisBlobStore(redis, { chunkBytes: 100 });
-    const { path, file } = fileOf(dir, 'q.bin', 250);
+    const { path, file, bytes } = fileOf(dir, 'q.bin', 250);
     await store.put(path, file);
-    await redis.setrange(`tiqs:blob:${file.sha256}:1`, 10, 'X');
+    // Flip the byte (chunk 1, offset 10): writing a fixed 'X' left the blob intact
+    // whenever the random byte there was already 'X' (one run in 256 passed it through).
+    const flipped = Buffer.from([bytes.readUInt8(110) ^ 0xff]);
+    await redis.setrange(`tiqs:blob:${file.sha256}:1`, 10, flipped);
     const out = join(dir, 'out', 'q.bin');
     mkdirSync(join(dir, 'out'));
     await expect(store.get(file.sha256, out)).rejects.toThrow(DataDigestError);
