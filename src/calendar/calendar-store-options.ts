@@ -52,6 +52,14 @@ export interface CalendarStoreOptions {
    * without it (the fetch keeps going in the background). Default 5 s.
    */
   readonly startupWaitMs?: number;
+  /**
+   * Whether {@link CalendarStore.start} fetches when the stored copy is current, i.e. was
+   * fetched at or after the latest daily refetch time ({@link refreshAt}) and covers
+   * today: `when-stale` (default) starts on such a copy at once and leaves the next fetch
+   * to the schedule, as a store that had kept running would; `always` fetches at every
+   * start (and waits up to {@link startupWaitMs}).
+   */
+  readonly fetchAtStart?: 'when-stale' | 'always';
   /** A fetch not answered within this is abandoned and counts as failed. Default 30 s. */
   readonly fetchTimeoutMs?: number;
   readonly logger?: CalendarStoreLogger;

@@ -76,7 +76,8 @@ export class CalendarStore {
   }
 
   /**
-   * Loads the stored copy, fetches a fresh one, and starts the refresh timers. Resolves
+   * Loads the stored copy, fetches a fresh one unless the stored copy is current (see
+   * {@link CalendarStoreOptions.fetchAtStart}), and starts the refresh timers. Resolves
    * once the service has answered, or after {@link CalendarStoreOptions.startupWaitMs}
    * at the latest: an unresponsive service is logged as an error and retried in the
    * background with backoff, and {@link CalendarStore.calendar$} emits when it answers.
@@ -85,6 +86,13 @@ export class CalendarStore {
     const since = this.networkClock.now();
     if (this.calendar === undefined) await this.loadStored();
     this.schedule.start(() => void this.refresh());
+    if (this.storedIsCurrent()) {
+      this.options.logger?.info(
+        { fetchedAt: new Date(this.fetchedAt).toISOString() },
+        'stored calendar is current (fetched since the last scheduled refetch): no fetch at start',
+      );
+      return this.status();
+    }
     const waitMs = Math.max(0, since + this.startupWaitMs - this.networkClock.now());
     const answered = await this.retry.within(this.refresh(), waitMs);
     if (answered !== undefined) return answered;
@@ -154,6 +162,17 @@ export class CalendarStore {
       );
     }
     return calendar;
+  }
+
+  /** A stored copy fetched since the latest scheduled refetch, covering today. */
+  private storedIsCurrent(): boolean {
+    if ((this.options.fetchAtStart ?? 'when-stale') === 'always') return false;
+    const now = this.clock.now();
+    return (
+      this.calendar?.covers(now) === true &&
+      this.source === 'disk' &&
+      this.fetchedAt >= this.schedule.lastAt(now)
+    );
   }
 
   private noDataReason(): string {

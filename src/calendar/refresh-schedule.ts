@@ -59,6 +59,21 @@ export class RefreshSchedule {
     );
   }
 
+  /**
+   * The latest refresh time at or before `now`: a copy fetched since then is as fresh as
+   * a running store would keep it.
+   */
+  lastAt(now: number): number {
+    const today = istDayNumber(now);
+    for (let d = today; d >= today - 1; d--) {
+      for (let i = this.minutes.length - 1; i >= 0; i--) {
+        const at = d * DAY_MS - IST_OFFSET_MS + (this.minutes[i] ?? 0) * 60_000;
+        if (at <= now) return at;
+      }
+    }
+    return now - DAY_MS;
+  }
+
   private nextAt(now: number): number {
     const today = istDayNumber(now);
     for (let d = today; d <= today + 1; d++) {

@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Holidays } from '../api/schemas/utilities.ts';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import { CalendarStore } from './calendar-store.ts';
+import type { CalendarStoreOptions } from './calendar-store-options.ts';
+
+// A restart on a stored copy fetched since the latest daily refetch time starts on it
+// without asking the service (as a store that had kept running would); an older copy,
+// one not covering today, or `fetchAtStart: 'always'` fetches at start.
+// How I checked these can fail: with `storedIsCurrent()` always false (the old start),
+// the first case counts a fetch; with it ignoring `lastAt`, the stale cases count none.
+
+const y2026: Holidays = {
+  holidays: { '25-12-2026': 'Christmas' },
+  specialTradingDays: {},
+};
+const ms = (iso: string): number => Date.parse(iso);
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tiqs-calendar-current-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Fetches (and stores) at `fetchedAt`, then starts again at `restartAt`; the second start's fetches. */
+async function restart(
+  fetchedAt: string,
+  restartAt: string,
+  options: Partial<CalendarStoreOptions> = {},
+): Promise<{ fetches: number; source: string | undefined }> {
+  const path = join(dir, 'holidays.json');
+  const first = new CalendarStore({
+    clock: new VirtualClock(ms(fetchedAt)),
+    fetchHolidays: async () => y2026,
+    path,
+  });
+  await first.start();
+  first.stop();
+  let fetches = 0;
+  const store = new CalendarStore({
+    clock: new VirtualClock(ms(restartAt)),
+    fetchHolidays: async () => {
+      fetches += 1;
+      return y2026;
+    },
+    path,
+    ...options,
+  });
+  const status = await store.start();
+  store.stop();
+  return { fetches, source: status.state === 'ready' ? status.source : undefined };
+}
+
+describe('CalendarStore at start, on a stored copy', () => {
+  it('fetched since the latest refetch time (08:00): starts on it without a fetch', async () => {
+    expect(await restart('2026-11-20T08:05:00+05:30', '2026-11-20T10:00:00+05:30')).toEqual({
+      fetches: 0,
+      source: 'disk',
+    });
+  });
+
+  it.each([
+    ['before the 08:00 refetch of today', '2026-11-20T07:59:00+05:30', '2026-11-20T10:00:00+05:30'],
+    ['the day before', '2026-11-19T20:00:00+05:30', '2026-11-20T00:30:00+05:30'],
+    [
+      'before the 00:01 refetch of a new year',
+      '2025-12-31T23:30:00+05:30',
+      '2026-01-01T00:05:00+05:30',
+    ],
+  ])('fetched %s: fetches at start', async (_what, fetchedAt, restartAt) => {
+    expect(await restart(fetchedAt, restartAt)).toEqual({ fetches: 1, source: 'service' });
+  });
+
+  it("with fetchAtStart: 'always', fetches even on a current copy", async () => {
+    expect(
+      await restart('2026-11-20T08:05:00+05:30', '2026-11-20T10:00:00+05:30', {
+        fetchAtStart: 'always',
+      }),
+    ).toEqual({ fetches: 1, source: 'service' });
+  });
+});
