@@ -8,6 +8,9 @@
 // warm-up round). For comparison, the bot also starts from the unbundled dist/ modules
 // (TIQS_RUNNER_BUNDLE=off), with the cache off (strategies compiled by tsx at start) and
 // the way it did before issue 13 (the framework's sources compiled by tsx at start too).
+// It also restarts on the state folder the round before left (the stored calendar,
+// instrument master and journal: a bot restarted during the day; not the target's
+// measure, which starts from an empty one).
 // Rounds are interleaved so machine load hits all alike; medians are compared. Beside
 // wall time, the bot's CPU time to its first poll (user + system, all threads, from
 // /proc) is less sensitive to the machine's load, and its main thread's alone (the
@@ -104,8 +107,9 @@ async function untilFirstPoll(
   round: number,
   launcher: string[] = [bin],
   env: NodeJS.ProcessEnv = process.env,
+  keepState = false,
 ): Promise<Run> {
-  rmSync(join(work, 'state'), { recursive: true, force: true });
+  if (!keepState) rmSync(join(work, 'state'), { recursive: true, force: true });
   const started = performance.now();
   const child = spawn(process.execPath, [...launcher, 'run', '--config', config], {
     cwd: root,
@@ -142,6 +146,7 @@ const firstPoll = runs();
 const firstPollUnbundled = runs();
 const firstPollViaTsx = runs();
 const firstPollNoCache = runs();
+const restart = runs();
 const add = (to: Runs, run: Run) => {
   to.wall.push(run.wall);
   to.cpu.push(run.cpu);
@@ -163,6 +168,8 @@ try {
     help.push(await untilExit([bin, '--help']));
     add(firstPoll, await untilFirstPoll(round, [bin], cached));
     if (BUNDLE_ONLY) continue;
+    // The state the round before left (calendar, instrument master, journal) kept.
+    add(restart, await untilFirstPoll(round, [bin], cached, true));
     add(firstPollUnbundled, await untilFirstPoll(round, [bin], unbundledCacheDir));
     add(firstPollNoCache, await untilFirstPoll(round, [bin], uncached));
     add(firstPollViaTsx, await untilFirstPoll(round, viaTsx));
@@ -196,6 +203,7 @@ console.table([
   ...(BUNDLE_ONLY
     ? []
     : [
+        row('the same, restarted on its state folder', restart),
         row('the same, from dist/ (TIQS_RUNNER_BUNDLE=off)', firstPollUnbundled),
         row('the same, strategy cache off (strategies by tsx)', firstPollNoCache),
         row('the same, framework compiled by tsx (before)', firstPollViaTsx),
