@@ -49,7 +49,6 @@ const LOCATION_FREE = new Set(['commander', 'bullmq']);
 /** A package file whose code depends on where it lies. */
 const LOCATION_BOUND = /\b__dirname\b|\b__filename\b|\bimport\.meta\b|\brequire\.resolve\b/;
 const VENDOR = 'tiqs-runner-vendor';
-const ZOD_LOCALES = 'tiqs-runner-zod-locales';
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
 function packageName(specifier) {
@@ -93,22 +92,6 @@ function plugins(root) {
             ? undefined
             : { path: join(root, 'node_modules/rxjs', target), sideEffects: false };
         });
-        // zod's `z.locales` holds its ≈ 50 message translations (370 KB, half of zod's
-        // code, compiled at every start); zod itself uses English (`en`), the only one kept.
-        b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-          /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer)
-            ? {
-                path: 'en',
-                namespace: ZOD_LOCALES,
-                pluginData: join(args.resolveDir, '../locales/en.js'),
-              }
-            : undefined,
-        );
-        b.onLoad({ filter: /.*/, namespace: ZOD_LOCALES }, (args) => ({
-          contents: `export { default as en } from ${JSON.stringify(args.pluginData)};\n`,
-          resolveDir: root,
-          loader: 'js',
-        }));
         b.onResolve({ filter: new RegExp(`^${VENDOR}:`) }, (args) => ({
           path: args.path.slice(VENDOR.length + 1),
           namespace: VENDOR,

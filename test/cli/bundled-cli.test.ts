@@ -90,19 +90,6 @@ describe('the bundled CLI loading strategies', () => {
     expect(validate(dir, module, env).seen).toEqual(ALL_SHARED);
   });
 
-  it("keeps zod's English messages only (its other locales are half its code, compiled at each start)", async () => {
-    // How I checked it can fail: without build-bundle.mjs's locales plugin, `locales`
-    // lists zod's ≈ 50 languages (and the chunk is 759 KB instead of 395 KB).
-    const { z: bundledZod } = (await import(
-      join(root, 'dist', current, 'vendor-zod.js')
-    )) as typeof import('zod');
-    expect(Object.keys(bundledZod.locales)).toEqual(['en']);
-    expect(Object.keys(bundledZod.core.locales)).toEqual(['en']);
-    expect(bundledZod.string().safeParse(1).error?.issues[0]?.message).toBe(
-      'Invalid input: expected string, received number',
-    );
-  });
-
   it('boots sweep worker processes from the bundle (dist/<current>/sweep-worker.js)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tr-bundle-'));
     const spec = join(dir, 'orb.yaml');
