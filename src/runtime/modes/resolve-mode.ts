@@ -1,7 +1,5 @@
 import { backtestMode } from './backtest-mode.ts';
-import { liveMode } from './live-mode.ts';
 import type { ModeInput, ModeParts } from './mode-parts.ts';
-import { paperMode } from './paper-mode.ts';
 
 /** A replayed market was asked for with a mode or options that cannot take one. */
 export class ModeError extends Error {
@@ -27,5 +25,8 @@ export async function resolveMode(input: ModeInput): Promise<ModeParts> {
     }
     return backtestMode(input, source);
   }
-  return config.mode === 'live' ? liveMode(input) : paperMode(input);
+  // Imported when chosen: a backtest (and each sweep job) never loads the HTTP client,
+  // ky, nor Node's fetch (undici), which ky probes as it loads.
+  if (config.mode === 'live') return (await import('./live-mode.ts')).liveMode(input);
+  return (await import('./paper-mode.ts')).paperMode(input);
 }
