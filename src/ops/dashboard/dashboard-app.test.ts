@@ -170,9 +170,23 @@ describe('dashboard app', () => {
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toMatch(/^event: status\n/m);
     const data = JSON.parse(/^data: (.*)$/m.exec(first)?.[1] ?? '{}') as {
-      pnlCurve: { value: number }[];
+      pnlCurve: { time: number; value: number }[];
     };
     expect(data.pnlCurve.map((p) => p.value)).toEqual([1_000, 1_000]);
+    // Later pushes carry the curve's end, not the whole curve.
+    advance(10_000);
+    changes.next();
+    const next = new TextDecoder().decode((await reader.read()).value);
+    const update = JSON.parse(/^data: (.*)$/m.exec(next)?.[1] ?? '{}') as Record<string, unknown>;
+    expect(update.pnlCurve).toBeUndefined();
+    expect(update.pnl).toEqual({
+      start: data.pnlCurve[0]?.time,
+      count: 3,
+      last: [
+        { time: expect.any(Number), value: 1_000 },
+        { time: expect.any(Number), value: 1_000 },
+      ],
+    });
     feed.close();
     let done = false;
     for (let i = 0; i < 10 && !done; i++) done = (await reader.read()).done;

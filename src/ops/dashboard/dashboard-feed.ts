@@ -1,19 +1,30 @@
 import {
   asyncScheduler,
-  BehaviorSubject,
-  map,
+  concat,
+  defer,
   type Observable,
+  of,
   type SchedulerLike,
+  Subject,
   type Subscription,
-  shareReplay,
   throttleTime,
 } from 'rxjs';
 import type { BotControls, BotStatus } from '../../runtime/bot-controls.ts';
-import { PnlCurve, type PnlPoint } from './pnl-curve.ts';
+import { PnlCurve, type PnlPoint, type PnlTail } from './pnl-curve.ts';
 
-/** What the dashboard pushes: the bot's status and the day's PnL curve. */
+/** The bot's status and the day's whole PnL curve: `GET /api/status`, and a push stream's first event. */
 export interface DashboardSnapshot extends BotStatus {
   pnlCurve: PnlPoint[];
+}
+
+/**
+ * Each later push: the bot's status and only the curve's newest point. A page adds it to
+ * the curve it has when `pnl.start` is its curve's start and `pnl.count` at most one more
+ * than its count, and asks `GET /api/status` for the whole curve otherwise (a new day, or
+ * a push it missed).
+ */
+export interface DashboardUpdate extends BotStatus {
+  pnl: PnlTail;
 }
 
 /** The part of `BotControls` the dashboard uses (a test hands in a stand-in). */
@@ -33,17 +44,19 @@ export type DashboardControls = Pick<
 const PUSH_MS = 250;
 
 /**
- * The snapshots every browser is sent: one at once, then one after each change the
- * controls report (at most every {@link PUSH_MS}, the last change always included).
- * Each snapshot samples the PnL curve, so the curve moves with the marks.
+ * The pushes every browser is sent: a whole snapshot at once, then an update after each
+ * change the controls report (at most every {@link PUSH_MS}, the last change always
+ * included), carrying the PnL curve's newest point rather than the whole curve (a day's
+ * curve is up to 6 000 points, ≈ 180 KB of JSON a push). Each push samples the curve, so
+ * it moves with the marks.
  */
 export class DashboardFeed {
   private readonly curve = new PnlCurve();
-  private readonly latest: BehaviorSubject<DashboardSnapshot>;
+  private readonly updates = new Subject<string>();
   private readonly subscription: Subscription;
   /**
-   * The latest snapshot at once, then each new one, as JSON made once per snapshot however
-   * many clients listen; completes on {@link close}.
+   * A whole snapshot at once, then each update, as JSON (an update's made once however
+   * many clients listen); completes on {@link close}.
    */
   readonly json$: Observable<string>;
 
@@ -51,26 +64,38 @@ export class DashboardFeed {
     private readonly controls: DashboardControls,
     scheduler: SchedulerLike = asyncScheduler,
   ) {
-    this.latest = new BehaviorSubject(this.snapshot());
-    this.json$ = this.latest.pipe(
-      map((s) => JSON.stringify(s)),
-      shareReplay({ bufferSize: 1, refCount: true }),
-    );
+    // The first event and the updates after it are made in one synchronous run: no
+    // update falls between a client's snapshot and its subscription.
+    this.json$ = defer(() => concat(of(JSON.stringify(this.snapshot())), this.updates));
+    // The curve starts when the dashboard does.
+    this.sample();
     this.subscription = controls.changes$
       .pipe(throttleTime(PUSH_MS, scheduler, { leading: true, trailing: true }))
-      .subscribe(() => this.latest.next(this.snapshot()));
+      .subscribe(() => {
+        if (this.updates.observed) this.updates.next(JSON.stringify(this.update()));
+        else this.sample();
+      });
   }
 
-  /** A snapshot now (the API's `GET /api/status`). */
+  /** A snapshot now, with the whole curve (the API's `GET /api/status`). */
   snapshot(): DashboardSnapshot {
-    const status = this.controls.status();
-    this.curve.sample(status.at, status.totals.realised + status.totals.unrealised);
-    return { ...status, pnlCurve: this.curve.list() };
+    return { ...this.sample(), pnlCurve: this.curve.list() };
+  }
+
+  /** An update now, with the curve's newest point. */
+  update(): DashboardUpdate {
+    return { ...this.sample(), pnl: this.curve.tail() };
   }
 
   /** Ends every push stream. */
   close(): void {
     this.subscription.unsubscribe();
-    this.latest.complete();
+    this.updates.complete();
+  }
+
+  private sample(): BotStatus {
+    const status = this.controls.status();
+    this.curve.sample(status.at, status.totals.realised + status.totals.unrealised);
+    return status;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The page's script, plain browser JavaScript (no build step): renders each snapshot
- * pushed on `/api/events`, draws the PnL curve with lightweight-charts, and posts the
+ * and update pushed on `/api/events`, draws the PnL curve with lightweight-charts (whole
+ * from the first event, then point by point), and posts the
  * controls after a confirm. The cookie the page was opened with authenticates both.
  * Money arrives in paise and shows as ₹ in Indian grouping; times show in IST.
  */
@@ -98,7 +99,59 @@ export const dashboardScript = `
           '</td><td>' + esc(r.strategy || r.token || '') + '</td><td>' + esc(r.outcome) + '</td><td>' +
           esc(r.detail) + '</td></tr>';
       }));
-    curve.setData(s.pnlCurve.map(function (p) { return { time: p.time + IST, value: p.value / 100 }; }));
+    if (s.pnlCurve) setCurve(s.pnlCurve);
+    else if (s.pnl) addToCurve(s.pnl);
+  }
+
+  // The whole curve comes with a stream's first event (and from /api/status); each later
+  // push brings its newest point, added when it follows on from the curve drawn.
+  // What is drawn, also on the chart's element (data-points, data-last, data-value,
+  // data-refetches) for whoever inspects the page.
+  var drawn = { start: undefined, count: 0, last: undefined };
+  var chartEl = document.getElementById('chart');
+  var refetches = 0;
+  function chartPoint(p) { return { time: p.time + IST, value: p.value / 100 }; }
+  function shown(value) {
+    chartEl.dataset.points = String(drawn.count);
+    chartEl.dataset.last = drawn.last === undefined ? '' : String(drawn.last);
+    chartEl.dataset.value = value === undefined ? '' : String(value);
+    chartEl.dataset.refetches = String(refetches);
+  }
+  function setCurve(points) {
+    curve.setData(points.map(chartPoint));
+    drawn.start = points.length ? points[0].time : undefined;
+    drawn.count = points.length;
+    drawn.last = points.length ? points[points.length - 1].time : undefined;
+    shown(points.length ? points[points.length - 1].value : undefined);
+  }
+  var asking = false;
+  function addToCurve(tail) {
+    var n = tail.last.length;
+    var newest = tail.last[n - 1];
+    var same = tail.start === drawn.start;
+    if (n === 0 ? drawn.count === 0 : same && tail.count === drawn.count && newest.time === drawn.last) {
+      // The newest point took another sample.
+      if (n > 0) curve.update(chartPoint(newest));
+      shown(n > 0 ? newest.value : undefined);
+      return;
+    }
+    var after = n > 0 && (drawn.count === 0 ? tail.count === 1 : same && tail.count === drawn.count + 1);
+    if (after && (n === 1 || tail.last[0].time === drawn.last)) {
+      // A new point: the one before it may have moved since it was drawn.
+      tail.last.forEach(function (p) { curve.update(chartPoint(p)); });
+      drawn.start = tail.start;
+      drawn.count = tail.count;
+      drawn.last = newest.time;
+      shown(newest.value);
+      return;
+    }
+    // A new day, or a push this page missed: the whole curve again.
+    if (asking) return;
+    asking = true;
+    refetches += 1;
+    fetch('/api/status', { credentials: 'same-origin' }).then(function (r) { return r.json(); })
+      .then(function (full) { setCurve(full.pnlCurve); }, function () {})
+      .then(function () { asking = false; });
   }
 
   function post(path, body, question) {

@@ -6,6 +6,15 @@ export interface PnlPoint {
   value: number;
 }
 
+/** The end of a {@link PnlCurve}, and what tells a follower whether it can just add it. */
+export interface PnlTail {
+  /** The first point's time (epoch s), undefined while the curve is empty. */
+  start: number | undefined;
+  count: number;
+  /** The last two points, oldest first (fewer while the curve is shorter). */
+  last: PnlPoint[];
+}
+
 /** Samples closer than this (market ms) replace the previous point. */
 const BUCKET_MS = 5_000;
 /** The most points kept: a whole session at one point every five seconds. */
@@ -39,5 +48,19 @@ export class PnlCurve {
   /** The points so far, oldest first. */
   list(): PnlPoint[] {
     return this.points.map((p) => ({ ...p }));
+  }
+
+  /**
+   * Where the curve stands, for a push that sends only its end: its first point's time
+   * (it changes when a new day starts the curve afresh, or the oldest point is dropped),
+   * how many points it has, and the last two (the one before the newest may have taken
+   * later samples since a follower last saw it).
+   */
+  tail(): PnlTail {
+    return {
+      start: this.points[0]?.time,
+      count: this.points.length,
+      last: this.points.slice(-2).map((p) => ({ ...p })),
+    };
   }
 }
