@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backtestSectionSchema, loadBacktestSpec } from '../../src/backtest/backtest-spec.ts';
 import { analyze } from '../../src/backtest/report/analysis.ts';
@@ -10,9 +10,8 @@ import { MARKER_COLORS } from '../../src/backtest/report/trade-markers.ts';
 import { type BacktestResult, runBacktest } from '../../src/backtest/run-backtest.ts';
 import { writeReport } from '../../src/backtest/write-report.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
+import { hasChromium, launchChromium } from '../helpers/chromium.ts';
 import { SBIN, writeCandleFixture } from './candle-replay-fixture.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 /** Runs a spec, writes its report and opens it; errors and off-file requests are kept. */
 async function open(browser: Browser, specFile: string) {
@@ -42,21 +41,10 @@ const canvasSizes = async (page: Page, selector: string): Promise<[number, numbe
 const rows = (page: Page, id: string): Promise<number> => page.locator(`#${id} tbody tr`).count();
 
 // CI installs Debian's chromium (.ci/apt-packages); without it there is nothing to drive.
-describe.skipIf(!existsSync(CHROMIUM))('HTML report in headless Chromium', () => {
+describe.skipIf(!hasChromium())('HTML report in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

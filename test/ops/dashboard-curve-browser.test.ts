@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import pino from 'pino';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Subject } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDashboard, startDashboard } from '../../src/ops/dashboard/dashboard-server.ts';
-import type { BotStatus } from '../../src/runtime/bot-controls.ts';
+import { quietStatus as status } from '../helpers/bot-status.ts';
+import { hasChromium, launchChromium } from '../helpers/chromium.ts';
 
 // The dashboard's PnL curve in a real page: the whole curve with the push stream's first
 // event, then only its end with each update, drawn point by point; a new day (or a push
@@ -13,21 +13,7 @@ import type { BotStatus } from '../../src/runtime/bot-controls.ts';
 // comparing the curve's start and count, the new day's first point was drawn after
 // yesterday's (5 points, not 1); with `update()` sending an empty `pnl`, the curve stayed
 // at its first point.
-const CHROMIUM = '/usr/bin/chromium';
-
-const status = (at: number, realised: number): BotStatus => ({
-  at,
-  mode: 'paper',
-  strategies: [],
-  positions: [],
-  totals: { realised, unrealised: 0 },
-  orders: { working: [], recent: [] },
-  marketData: { status: 'ok', staleTokens: [], rejectedTokens: [], quoteTokens: 0 },
-  killSwitch: { tripped: false, flattenOnKill: true },
-  controls: [],
-});
-
-describe.skipIf(!existsSync(CHROMIUM))('dashboard PnL curve in headless Chromium', () => {
+describe.skipIf(!hasChromium())('dashboard PnL curve in headless Chromium', () => {
   let browser: Browser;
   let dashboard: RunningDashboard;
   const changes = new Subject<void>();
@@ -66,18 +52,7 @@ describe.skipIf(!existsSync(CHROMIUM))('dashboard PnL curve in headless Chromium
       config: { port: 0, host: '127.0.0.1', token: 'curve-test-token-0123456789' },
       logger: pino({ level: 'silent' }),
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,22 +1,11 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
+import { quietStatus as status } from '../../../test/helpers/bot-status.ts';
 import type { BotStatus, ControlRecord } from '../../runtime/bot-controls.ts';
 import { dashboardApp } from './dashboard-app.ts';
 import { type DashboardControls, DashboardFeed } from './dashboard-feed.ts';
 
 const TOKEN = 'test-token-0123456789';
-
-const status = (at: number, realised = 0): BotStatus => ({
-  at,
-  mode: 'paper',
-  strategies: [],
-  positions: [],
-  totals: { realised, unrealised: 0 },
-  orders: { working: [], recent: [] },
-  marketData: { status: 'ok', staleTokens: [], rejectedTokens: [], quoteTokens: 0 },
-  killSwitch: { tripped: false, flattenOnKill: true },
-  controls: [],
-});
 
 const record = (action: ControlRecord['action'], who: string, outcome: ControlRecord['outcome']) =>
   ({ at: 0, who, action, outcome, detail: '' }) satisfies ControlRecord;
