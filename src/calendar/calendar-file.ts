@@ -9,6 +9,8 @@ import { errorMessage } from './error-message.ts';
 const storedFileSchema = z.object({
   format: z.literal('tiqs-runner/holidays@1'),
   fetchedAt: z.iso.datetime({ offset: true }),
+  /** Which service answered (its base URL, or the embedded simulator); absent in older files. */
+  source: z.string().optional(),
   data: holidaysSchema,
 });
 
@@ -44,7 +46,9 @@ export class CalendarFile {
    * problem; an unreadable or invalid one is recorded in {@link CalendarFile.problem}, and
    * so is a copy `use` rejects by throwing (the calendar cannot be built from it).
    */
-  async load(use: (data: Holidays, fetchedAt: number) => void): Promise<void> {
+  async load(
+    use: (data: Holidays, fetchedAt: number, source: string | undefined) => void,
+  ): Promise<void> {
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
@@ -56,19 +60,24 @@ export class CalendarFile {
     }
     try {
       const stored = storedFileSchema.parse(JSON.parse(text));
-      use(stored.data, Date.parse(stored.fetchedAt));
+      use(stored.data, Date.parse(stored.fetchedAt), stored.source);
     } catch (err) {
       this.diskProblem = `stored copy at ${this.path} is invalid (${errorMessage(err)})`;
       this.logger?.warn({ path: this.path, err }, 'stored calendar ignored');
     }
   }
 
-  /** Writes `data` as fetched at `fetchedAt` (epoch ms); throws when it cannot. */
-  async save(data: Holidays | undefined, fetchedAt: number): Promise<void> {
+  /** Writes `data` as fetched at `fetchedAt` (epoch ms) from `source`; throws when it cannot. */
+  async save(
+    data: Holidays | undefined,
+    fetchedAt: number,
+    source: string | undefined,
+  ): Promise<void> {
     const { path } = this;
     const body = {
       format: 'tiqs-runner/holidays@1',
       fetchedAt: toIstIso(fetchedAt),
+      ...(source === undefined ? {} : { source }),
       data,
     };
     await mkdir(dirname(path), { recursive: true });

@@ -7,17 +7,20 @@ import { VirtualClock } from '../clock/virtual-clock.ts';
 import { CalendarStore } from './calendar-store.ts';
 import type { CalendarStoreOptions } from './calendar-store-options.ts';
 
-// A restart on a stored copy fetched since the latest daily refetch time starts on it
-// without asking the service (as a store that had kept running would); an older copy,
-// one not covering today, or `fetchAtStart: 'always'` fetches at start.
+// A restart on a stored copy this service stored since the latest daily refetch time
+// starts on it without asking the service (as a store that had kept running would); an
+// older copy, one from another service, one from a clock far ahead, or `fetchAtStart:
+// 'always'` fetches at start.
 // How I checked these can fail: with `storedIsCurrent()` always false (the old start),
-// the first case counts a fetch; with it ignoring `lastAt`, the stale cases count none.
+// the current cases count a fetch; with it ignoring `lastAt`, the source or the clock
+// ahead, the matching stale case counts none.
 
 const y2026: Holidays = {
   holidays: { '25-12-2026': 'Christmas' },
   specialTradingDays: {},
 };
 const ms = (iso: string): number => Date.parse(iso);
+const SERVICE = 'https://api.example.test';
 
 let dir: string;
 beforeEach(async () => {
@@ -32,12 +35,14 @@ async function restart(
   fetchedAt: string,
   restartAt: string,
   options: Partial<CalendarStoreOptions> = {},
+  firstFrom = SERVICE,
 ): Promise<{ fetches: number; source: string | undefined }> {
   const path = join(dir, 'holidays.json');
   const first = new CalendarStore({
     clock: new VirtualClock(ms(fetchedAt)),
     fetchHolidays: async () => y2026,
     path,
+    sourceId: firstFrom,
   });
   await first.start();
   first.stop();
@@ -49,6 +54,7 @@ async function restart(
       return y2026;
     },
     path,
+    sourceId: SERVICE,
     ...options,
   });
   const status = await store.start();
@@ -74,6 +80,31 @@ describe('CalendarStore at start, on a stored copy', () => {
     ],
   ])('fetched %s: fetches at start', async (_what, fetchedAt, restartAt) => {
     expect(await restart(fetchedAt, restartAt)).toEqual({ fetches: 1, source: 'service' });
+  });
+
+  it('a few seconds ahead of this clock (a restarted simulator): starts on it', async () => {
+    expect(await restart('2026-11-20T10:00:05+05:30', '2026-11-20T10:00:00+05:30')).toEqual({
+      fetches: 0,
+      source: 'disk',
+    });
+  });
+
+  it('weeks ahead of this clock (a fast simulator left running): fetches at start', async () => {
+    expect(await restart('2026-12-20T10:00:00+05:30', '2026-11-20T10:00:00+05:30')).toEqual({
+      fetches: 1,
+      source: 'service',
+    });
+  });
+
+  it('stored by another service (the embedded simulator): fetches at start', async () => {
+    expect(
+      await restart(
+        '2026-11-20T08:05:00+05:30',
+        '2026-11-20T10:00:00+05:30',
+        {},
+        'embedded simulator',
+      ),
+    ).toEqual({ fetches: 1, source: 'service' });
   });
 
   it("with fetchAtStart: 'always', fetches even on a current copy", async () => {

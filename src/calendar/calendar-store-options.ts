@@ -37,6 +37,13 @@ export interface CalendarStoreOptions {
   readonly fetchHolidays: (signal?: AbortSignal) => Promise<Holidays>;
   /** Names the service in log lines, e.g. its base URL. Default `the service`. */
   readonly serviceName?: string;
+  /**
+   * Which service the holidays come from, kept with the stored copy (a live base URL, or
+   * `embedded simulator`, whose port changes from run to run): a copy another one stored
+   * is never current (see {@link fetchAtStart}), so a state folder a simulator's run
+   * shared is fetched over at once.
+   */
+  readonly sourceId?: string;
   /** JSON file holding the last good (merged) copy. */
   readonly path: string;
   /** Calendar options; `outsideCoverage` defaults to `closed` here, unlike the bare calendar. */
@@ -53,11 +60,13 @@ export interface CalendarStoreOptions {
    */
   readonly startupWaitMs?: number;
   /**
-   * Whether {@link CalendarStore.start} fetches when the stored copy is current, i.e. was
-   * fetched at or after the latest daily refetch time ({@link refreshAt}) and covers
-   * today: `when-stale` (default) starts on such a copy at once and leaves the next fetch
-   * to the schedule, as a store that had kept running would; `always` fetches at every
-   * start (and waits up to {@link startupWaitMs}).
+   * Whether {@link CalendarStore.start} fetches when the stored copy is current, i.e. came
+   * from this {@link sourceId}, was fetched at or after the latest daily refetch time
+   * ({@link refreshAt}) and not more than a minute after now (a copy from a clock ahead of
+   * this one, a fast simulator's, proves nothing), and covers today: `when-stale`
+   * (default) starts on such a copy at once and leaves the next fetch to the schedule, as
+   * a store that had kept running would; `always` fetches at every start (and waits up to
+   * {@link startupWaitMs}).
    */
   readonly fetchAtStart?: 'when-stale' | 'always';
   /** A fetch not answered within this is abandoned and counts as failed. Default 30 s. */

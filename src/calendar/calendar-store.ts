@@ -11,6 +11,13 @@ import { mergeHolidays } from './merge-holidays.ts';
 import { RefreshSchedule } from './refresh-schedule.ts';
 import { TradingCalendar } from './trading-calendar.ts';
 
+/**
+ * How far ahead of this clock a stored copy's fetch time may be and still count as
+ * current: a restarted simulator's market time starts again a little before the last
+ * run's fetch; a copy weeks ahead (a fast simulator left running) counts as stale.
+ */
+const FUTURE_SLACK_MS = 60_000;
+
 export type {
   CalendarStatus,
   CalendarStoreLogger,
@@ -46,6 +53,8 @@ export class CalendarStore {
   private readonly current$ = new BehaviorSubject<TradingCalendar | undefined>(undefined);
   private data: Holidays | undefined;
   private source: 'service' | 'disk' = 'disk';
+  /** The service the stored copy came from, as it was saved (see `sourceId`). */
+  private storedFrom: string | undefined;
   private fetchedAt = 0;
   private lastError: string | undefined;
   private inFlight: Promise<CalendarStatus> | undefined;
@@ -164,14 +173,19 @@ export class CalendarStore {
     return calendar;
   }
 
-  /** A stored copy fetched since the latest scheduled refetch, covering today. */
+  /**
+   * A stored copy from this service, fetched since the latest scheduled refetch and not
+   * ahead of this clock (by more than {@link FUTURE_SLACK_MS}), covering today.
+   */
   private storedIsCurrent(): boolean {
     if ((this.options.fetchAtStart ?? 'when-stale') === 'always') return false;
     const now = this.clock.now();
     return (
       this.calendar?.covers(now) === true &&
       this.source === 'disk' &&
-      this.fetchedAt >= this.schedule.lastAt(now)
+      this.storedFrom === this.options.sourceId &&
+      this.fetchedAt >= this.schedule.lastAt(now) &&
+      this.fetchedAt <= now + FUTURE_SLACK_MS
     );
   }
 
@@ -185,8 +199,9 @@ export class CalendarStore {
   }
 
   private loadStored(): Promise<void> {
-    return this.file.load((data, fetchedAt) => {
+    return this.file.load((data, fetchedAt, from) => {
       this.install(data, 'disk', fetchedAt);
+      this.storedFrom = from;
       this.options.logger?.info(
         { path: this.file.path, years: this.calendar?.years },
         'calendar loaded from disk',
@@ -225,7 +240,7 @@ export class CalendarStore {
     }
     this.lastError = undefined;
     try {
-      await this.file.save(this.data, this.fetchedAt);
+      await this.file.save(this.data, this.fetchedAt, this.options.sourceId);
     } catch (err) {
       this.lastError = `could not save ${this.file.path}: ${errorMessage(err)}`;
       this.options.logger?.warn({ err: this.lastError }, 'calendar not saved');

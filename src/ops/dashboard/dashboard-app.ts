@@ -49,8 +49,8 @@ function who(c: Context): string {
 /**
  * The dashboard's routes, all behind the token (see `dashboardAuth`):
  *
- * - `GET /` the page; `GET /api/status` one snapshot; `GET /api/events` snapshots pushed
- *   as server-sent events (`event: status`); `GET /api/broker-positions` the broker's nets;
+ * - `GET /` the page; `GET /api/status` one snapshot; `GET /api/events` a snapshot, then
+ *   updates (the PnL curve's end only), pushed as server-sent events (`event: status`); `GET /api/broker-positions` the broker's nets;
  * - `POST /api/strategies/:id/pause|resume`, `POST /api/positions/:token/square-off`
  *   (`{ product? }`), `POST /api/square-off-all`, `POST /api/kill-switch`: each answers
  *   the control's record (outcome `done`, `unchanged` or `refused`; 404 when refused).

@@ -18,10 +18,11 @@ export interface DashboardSnapshot extends BotStatus {
 }
 
 /**
- * Each later push: the bot's status and only the curve's newest point. A page adds it to
- * the curve it has when `pnl.start` is its curve's start and `pnl.count` at most one more
- * than its count, and asks `GET /api/status` for the whole curve otherwise (a new day, or
- * a push it missed).
+ * Each later push: the bot's status and only the curve's end (its start, count and last
+ * two points). A page adds the newest point to the curve it has when it follows on from
+ * it (same start, one more point, or the same count with the oldest dropped at the cap),
+ * and asks `GET /api/status` for the whole curve otherwise (a new day, or a push it
+ * missed).
  */
 export interface DashboardUpdate extends BotStatus {
   pnl: PnlTail;
@@ -46,7 +47,7 @@ const PUSH_MS = 250;
 /**
  * The pushes every browser is sent: a whole snapshot at once, then an update after each
  * change the controls report (at most every {@link PUSH_MS}, the last change always
- * included), carrying the PnL curve's newest point rather than the whole curve (a day's
+ * included), carrying the PnL curve's end rather than the whole curve (a day's
  * curve is up to 6 000 points, ≈ 180 KB of JSON a push). Each push samples the curve, so
  * it moves with the marks.
  */
@@ -82,7 +83,7 @@ export class DashboardFeed {
     return { ...this.sample(), pnlCurve: this.curve.list() };
   }
 
-  /** An update now, with the curve's newest point. */
+  /** An update now, with the curve's end. */
   update(): DashboardUpdate {
     return { ...this.sample(), pnl: this.curve.tail() };
   }

@@ -135,7 +135,9 @@ export const dashboardScript = `
       shown(n > 0 ? newest.value : undefined);
       return;
     }
-    var after = n > 0 && (drawn.count === 0 ? tail.count === 1 : same && tail.count === drawn.count + 1);
+    // One more point; or, at the curve's cap (6 000), as many, the oldest dropped.
+    var after = n > 0 && (drawn.count === 0 ? tail.count === 1
+      : (same && tail.count === drawn.count + 1) || (!same && tail.count === drawn.count && n === 2));
     if (after && (n === 1 || tail.last[0].time === drawn.last)) {
       // A new point: the one before it may have moved since it was drawn.
       tail.last.forEach(function (p) { curve.update(chartPoint(p)); });

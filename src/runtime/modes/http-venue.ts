@@ -89,7 +89,13 @@ export async function connectHttpVenue(input: ModeInput): Promise<HttpVenue> {
     const stateDir = await stateDirOf(input);
     const calendarStore = calendarStoreFor(
       input,
-      { clock, networkClock, source: quoteSource, serviceName: endpoint.baseUrl },
+      {
+        clock,
+        networkClock,
+        source: quoteSource,
+        serviceName: endpoint.baseUrl,
+        sourceId: embedded === undefined ? endpoint.baseUrl : 'embedded simulator',
+      },
       stateDir,
     );
     const sessions = sessionsOf(calendarStore);

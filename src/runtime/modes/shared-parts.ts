@@ -38,7 +38,14 @@ export async function stateDirOf(input: ModeInput): Promise<string> {
 /** The calendar store over a source's holidays, cached in the state folder. */
 export function calendarStoreFor(
   input: ModeInput,
-  parts: { clock: Clock; networkClock: Clock; source: MarketSource; serviceName: string },
+  parts: {
+    clock: Clock;
+    networkClock: Clock;
+    source: MarketSource;
+    serviceName: string;
+    /** Which service, for the stored copy (see `CalendarStoreOptions.sourceId`). */
+    sourceId: string;
+  },
   stateDir: string,
 ): CalendarStore {
   const { source } = parts;
@@ -48,6 +55,7 @@ export function calendarStoreFor(
     networkClock: parts.networkClock,
     fetchHolidays: (signal) => source.holidays(signal),
     serviceName: parts.serviceName,
+    sourceId: parts.sourceId,
     path: join(stateDir, 'holidays.json'),
     logger: input.log('calendar'),
   });
