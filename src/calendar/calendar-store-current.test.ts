@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,6 +105,32 @@ describe('CalendarStore at start, on a stored copy', () => {
         'embedded simulator',
       ),
     ).toEqual({ fetches: 1, source: 'service' });
+  });
+
+  it("keeps no year another service stored (a simulator's 2027) beside this one's", async () => {
+    const path = join(dir, 'holidays.json');
+    const sim = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T09:00:00+05:30')),
+      fetchHolidays: async () => ({
+        holidays: { ...y2026.holidays, '26-01-2027': 'Republic Day' },
+        specialTradingDays: {},
+      }),
+      path,
+      sourceId: 'embedded simulator',
+    });
+    await sim.start();
+    sim.stop();
+    const live = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
+      fetchHolidays: async () => y2026,
+      path,
+      sourceId: SERVICE,
+    });
+    await live.start();
+    live.stop();
+    expect(live.status()).toMatchObject({ state: 'ready', source: 'service', years: [2026] });
+    const saved = JSON.parse(await readFile(path, 'utf8'));
+    expect(saved).toMatchObject({ source: SERVICE, data: y2026 });
   });
 
   it("with fetchAtStart: 'always', fetches even on a current copy", async () => {

@@ -227,8 +227,12 @@ export class CalendarStore {
     let fresh: Holidays;
     try {
       fresh = holidaysSchema.parse(await this.fetchOnce());
-      const merged = this.data === undefined ? fresh : mergeHolidays(this.data, fresh);
+      // Years another service stored (a simulator's, in a state folder a live bot shares)
+      // are not kept beside this one's.
+      const keep = this.data !== undefined && this.storedFrom === this.options.sourceId;
+      const merged = keep && this.data !== undefined ? mergeHolidays(this.data, fresh) : fresh;
       this.install(merged, 'service', this.clock.now());
+      this.storedFrom = this.options.sourceId;
     } catch (err) {
       this.lastError = errorMessage(err);
       const retryInMs = this.armRetry();
