@@ -113,4 +113,27 @@ describe.skipIf(!hasChromium())('dashboard PnL curve in headless Chromium', () =
       await page.close();
     }
   });
+
+  it('follows a curve at its cap (6 000 points, the oldest dropped) without fetching it again', async () => {
+    // Each snapshot samples the curve: 6 000 five-second buckets through the API
+    // in-process, then a page, then one more point (the curve keeps 6 000).
+    // How I checked it can fail: without the cap case in the page's follow-on test, the
+    // page fetched the whole curve again (refetches 1).
+    now = Date.parse('2026-11-23T00:00:00+05:30');
+    const bearer = { authorization: 'Bearer curve-test-token-0123456789' };
+    for (let i = 0; i < 6_000; i++) {
+      now += 5_000;
+      realised = i;
+      await dashboard.app.request('/api/status', { headers: bearer });
+    }
+    const page = await browser.newPage();
+    await page.goto(`${dashboard.url}/?token=curve-test-token-0123456789`);
+    await drawn(page, 6_000, 5_999);
+    now += 5_000;
+    realised = 42;
+    changes.next();
+    await drawn(page, 6_000, 42);
+    expect((await chart(page)).refetches).toBe('0');
+    await page.close();
+  });
 });
