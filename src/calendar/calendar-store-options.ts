@@ -38,8 +38,9 @@ export interface CalendarStoreOptions {
   /** Names the service in log lines, e.g. its base URL. Default `the service`. */
   readonly serviceName?: string;
   /**
-   * Which service the holidays come from, kept with the stored copy (a live base URL, or
-   * `embedded simulator`, whose port changes from run to run): a copy another one stored
+   * Which service the holidays come from, kept with the stored copy (the bot passes the
+   * instrument master's cache key: `embedded` for the simulator, whose port changes from
+   * run to run, else a digest of the base URL): a copy another one stored
    * is never current (see {@link fetchAtStart}), so a state folder a simulator's run
    * shared is fetched over at once.
    */

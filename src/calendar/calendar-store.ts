@@ -229,8 +229,10 @@ export class CalendarStore {
       fresh = holidaysSchema.parse(await this.fetchOnce());
       // Years another service stored (a simulator's, in a state folder a live bot shares)
       // are not kept beside this one's.
-      const keep = this.data !== undefined && this.storedFrom === this.options.sourceId;
-      const merged = keep && this.data !== undefined ? mergeHolidays(this.data, fresh) : fresh;
+      const merged =
+        this.data !== undefined && this.storedFrom === this.options.sourceId
+          ? mergeHolidays(this.data, fresh)
+          : fresh;
       this.install(merged, 'service', this.clock.now());
       this.storedFrom = this.options.sourceId;
     } catch (err) {

@@ -84,7 +84,7 @@ export class DashboardFeed {
   }
 
   /** An update now, with the curve's end. */
-  update(): DashboardUpdate {
+  private update(): DashboardUpdate {
     return { ...this.sample(), pnl: this.curve.tail() };
   }
 

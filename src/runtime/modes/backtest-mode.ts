@@ -25,13 +25,7 @@ export async function backtestMode(input: ModeInput, source: MarketSource): Prom
   const quoteSource = recorder?.tap(source) ?? source;
   const calendarStore = calendarStoreFor(
     input,
-    {
-      clock,
-      networkClock: clock,
-      source: quoteSource,
-      serviceName: 'the in-process source',
-      sourceId: 'the in-process source',
-    },
+    { clock, networkClock: clock, source: quoteSource, serviceName: 'the in-process source' },
     await stateDirOf(input),
   );
   const sessions = sessionsOf(calendarStore);

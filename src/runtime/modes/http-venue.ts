@@ -5,6 +5,7 @@ import type { Clock } from '../../clock/clock.ts';
 import { LiveClock } from '../../clock/live-clock.ts';
 import type { MarketSessions } from '../../domain/market-sessions.ts';
 import { EndpointCandleHistory } from '../../market-data/candles/endpoint-history.ts';
+import { instrumentMasterSourceKey } from '../../market-data/instruments/instrument-master-source-key.ts';
 import { DEFAULT_SIM_CREDENTIALS } from '../../sim/http/sim-auth.ts';
 import { type EmbeddedSimulator, startEmbeddedSimulator } from '../embedded-simulator.ts';
 import { externalMarketClock } from '../market-clock.ts';
@@ -94,7 +95,8 @@ export async function connectHttpVenue(input: ModeInput): Promise<HttpVenue> {
         networkClock,
         source: quoteSource,
         serviceName: endpoint.baseUrl,
-        sourceId: embedded === undefined ? endpoint.baseUrl : 'embedded simulator',
+        // The instrument master's cache key: `embedded`, or a digest of the base URL.
+        sourceId: instrumentMasterSourceKey(config.broker.baseUrl),
       },
       stateDir,
     );

@@ -43,8 +43,8 @@ export function calendarStoreFor(
     networkClock: Clock;
     source: MarketSource;
     serviceName: string;
-    /** Which service, for the stored copy (see `CalendarStoreOptions.sourceId`). */
-    sourceId: string;
+    /** Which service, for the stored copy (see `CalendarStoreOptions.sourceId`); default `serviceName`. */
+    sourceId?: string;
   },
   stateDir: string,
 ): CalendarStore {
@@ -55,7 +55,7 @@ export function calendarStoreFor(
     networkClock: parts.networkClock,
     fetchHolidays: (signal) => source.holidays(signal),
     serviceName: parts.serviceName,
-    sourceId: parts.sourceId,
+    sourceId: parts.sourceId ?? parts.serviceName,
     path: join(stateDir, 'holidays.json'),
     logger: input.log('calendar'),
   });
