@@ -10,7 +10,8 @@ import type { CalendarStoreOptions } from './calendar-store-options.ts';
 // A restart on a stored copy this service stored since the latest daily refetch time
 // starts on it without asking the service (as a store that had kept running would); an
 // older copy, one from another service, one from a clock far ahead, or `fetchAtStart:
-// 'always'` fetches at start.
+// 'always'` fetches at start. A copy another service stored is not even the fallback
+// when this one does not answer.
 // How I checked these can fail: with `storedIsCurrent()` always false (the old start),
 // the current cases count a fetch; with it ignoring `lastAt`, the source or the clock
 // ahead, the matching stale case counts none.
@@ -105,6 +106,58 @@ describe('CalendarStore at start, on a stored copy', () => {
         'embedded simulator',
       ),
     ).toEqual({ fetches: 1, source: 'service' });
+  });
+
+  it('stored by another service, this one unreachable at start: no calendar rather than that copy', async () => {
+    const path = join(dir, 'holidays.json');
+    const sim = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T09:00:00+05:30')),
+      fetchHolidays: async () => y2026,
+      path,
+      sourceId: 'embedded simulator',
+    });
+    await sim.start();
+    sim.stop();
+    const warnings: string[] = [];
+    const live = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
+      fetchHolidays: async () => {
+        throw new Error('connect ECONNREFUSED');
+      },
+      path,
+      sourceId: SERVICE,
+      logger: { info: () => {}, warn: (_d, m) => warnings.push(m), error: () => {} },
+    });
+    const status = await live.start();
+    live.stop();
+    expect(live.calendar).toBeUndefined();
+    expect(status).toMatchObject({ state: 'unavailable' });
+    expect(JSON.stringify(status)).toContain('came from another service (embedded simulator)');
+    expect(warnings).toContain(
+      'stored calendar came from another service: not used (the next fetch replaces it)',
+    );
+  });
+
+  it('stored before the source was recorded (older versions): still the fallback', async () => {
+    const path = join(dir, 'holidays.json');
+    const old = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T09:00:00+05:30')),
+      fetchHolidays: async () => y2026,
+      path,
+    });
+    await old.start();
+    old.stop();
+    expect(JSON.parse(await readFile(path, 'utf8')).source).toBeUndefined();
+    const live = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
+      fetchHolidays: async () => {
+        throw new Error('connect ECONNREFUSED');
+      },
+      path,
+      sourceId: SERVICE,
+    });
+    expect(await live.start()).toMatchObject({ state: 'ready', source: 'disk' });
+    live.stop();
   });
 
   it("keeps no year another service stored (a simulator's 2027) beside this one's", async () => {

@@ -40,9 +40,9 @@ export interface CalendarStoreOptions {
   /**
    * Which service the holidays come from, kept with the stored copy (the bot passes the
    * instrument master's cache key: `embedded` for the simulator, whose port changes from
-   * run to run, else a digest of the base URL): a copy another one stored
-   * is never current (see {@link fetchAtStart}), so a state folder a simulator's run
-   * shared is fetched over at once.
+   * run to run, else a digest of the base URL): a copy another one stored is not loaded
+   * at all, neither current (see {@link fetchAtStart}) nor the fallback while this service
+   * does not answer, so a state folder a simulator's run shared is fetched over at once.
    */
   readonly sourceId?: string;
   /** JSON file holding the last good (merged) copy. */

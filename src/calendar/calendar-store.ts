@@ -55,6 +55,8 @@ export class CalendarStore {
   private source: 'service' | 'disk' = 'disk';
   /** The service the stored copy came from, as it was saved (see `sourceId`). */
   private storedFrom: string | undefined;
+  /** Why a stored copy was not used: another service stored it. */
+  private storedElsewhere: string | undefined;
   private fetchedAt = 0;
   private lastError: string | undefined;
   private inFlight: Promise<CalendarStatus> | undefined;
@@ -194,12 +196,24 @@ export class CalendarStore {
       this.lastError === undefined
         ? 'service not asked yet'
         : `service unreachable (${this.lastError})`;
-    const disk = this.file.problem ?? `no stored copy at ${this.file.path}`;
+    const disk =
+      this.file.problem ?? this.storedElsewhere ?? `no stored copy at ${this.file.path}`;
     return `no calendar: ${service} and ${disk}`;
   }
 
   private loadStored(): Promise<void> {
     return this.file.load((data, fetchedAt, from) => {
+      // A copy another service stored (the simulator's, in a state folder a live config
+      // shares) says nothing about this one's sessions: not even a fallback. Copies from
+      // before the source was recorded are kept as they were.
+      if (from !== undefined && from !== this.options.sourceId) {
+        this.storedElsewhere = `the stored copy at ${this.file.path} came from another service (${from})`;
+        this.options.logger?.warn(
+          { path: this.file.path, storedFrom: from },
+          'stored calendar came from another service: not used (the next fetch replaces it)',
+        );
+        return;
+      }
       this.install(data, 'disk', fetchedAt);
       this.storedFrom = from;
       this.options.logger?.info(
