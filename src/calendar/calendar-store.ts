@@ -196,8 +196,7 @@ export class CalendarStore {
       this.lastError === undefined
         ? 'service not asked yet'
         : `service unreachable (${this.lastError})`;
-    const disk =
-      this.file.problem ?? this.storedElsewhere ?? `no stored copy at ${this.file.path}`;
+    const disk = this.file.problem ?? this.storedElsewhere ?? `no stored copy at ${this.file.path}`;
     return `no calendar: ${service} and ${disk}`;
   }
 
