@@ -113,8 +113,13 @@ async function untilFirstPoll(
   const started = performance.now();
   const child = spawn(process.execPath, [...launcher, 'run', '--config', config], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // stderr kept, not shown: every round's bot prints its dashboard URL there.
+    stdio: ['ignore', 'pipe', 'pipe'],
     env,
+  });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => {
+    stderr = (stderr + b.toString('utf8')).slice(-4_000);
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), FIRST_POLL_TIMEOUT_MS);
   try {
@@ -126,7 +131,7 @@ async function untilFirstPoll(
           main: cpuMs(child.pid, true),
         };
     }
-    throw new Error(`round ${round}: the bot ended without a quote poll`);
+    throw new Error(`round ${round}: the bot ended without a quote poll; stderr: ${stderr}`);
   } finally {
     clearTimeout(timer);
     await stop(child);
