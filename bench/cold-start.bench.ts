@@ -118,8 +118,9 @@ async function untilFirstPoll(
     env,
   });
   let stderr = '';
-  child.stderr.on('data', (b: Buffer) => {
-    stderr = (stderr + b.toString('utf8')).slice(-4_000);
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    stderr = (stderr + text).slice(-4_000);
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), FIRST_POLL_TIMEOUT_MS);
   try {
@@ -131,7 +132,9 @@ async function untilFirstPoll(
           main: cpuMs(child.pid, true),
         };
     }
-    throw new Error(`round ${round}: the bot ended without a quote poll; stderr: ${stderr}`);
+    // The dashboard's URL carries its token: not repeated.
+    const said = stderr.replace(/token=[^\s&]+/g, 'token=…');
+    throw new Error(`round ${round}: the bot ended without a quote poll; stderr: ${said}`);
   } finally {
     clearTimeout(timer);
     await stop(child);

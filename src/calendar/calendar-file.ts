@@ -9,7 +9,10 @@ import { errorMessage } from './error-message.ts';
 const storedFileSchema = z.object({
   format: z.literal('tiqs-runner/holidays@1'),
   fetchedAt: z.iso.datetime({ offset: true }),
-  /** Which service answered (its base URL, or the embedded simulator); absent in older files. */
+  /**
+   * Which service answered (the store's `sourceId`: `embedded` or a digest of the base
+   * URL; files of 24 November 2026 may hold the URL itself); absent in older files.
+   */
   source: z.string().optional(),
   data: holidaysSchema,
 });
@@ -21,9 +24,9 @@ const storedFileSchema = z.object({
  *
  * @example
  * ```ts
- * const file = new CalendarFile('var/holidays.json', logger);
- * await file.load((data, fetchedAt) => install(data, fetchedAt));
- * await file.save(data, Date.now());
+ * const file = new CalendarFile('var/holidays-embedded.json', logger);
+ * await file.load((data, fetchedAt, source) => install(data, fetchedAt, source));
+ * await file.save(data, Date.now(), 'embedded');
  * ```
  */
 export class CalendarFile {

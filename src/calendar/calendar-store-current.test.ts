@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Holidays } from '../api/schemas/utilities.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
+import { CalendarFile } from './calendar-file.ts';
 import { CalendarStore } from './calendar-store.ts';
 import type { CalendarStoreOptions } from './calendar-store-options.ts';
 
@@ -13,8 +14,9 @@ import type { CalendarStoreOptions } from './calendar-store-options.ts';
 // 'always'` fetches at start. A copy another service stored is not even the fallback
 // when this one does not answer.
 // How I checked these can fail: with `storedIsCurrent()` always false (the old start),
-// the current cases count a fetch; with it ignoring `lastAt`, the source or the clock
-// ahead, the matching stale case counts none.
+// the current cases count a fetch; with it ignoring `lastAt`, the source (the copy that
+// records none) or the clock ahead, the matching stale case counts none; with
+// `loadStored` installing any copy, the unreachable case starts on the simulator's.
 
 const y2026: Holidays = {
   holidays: { '25-12-2026': 'Christmas' },
@@ -114,7 +116,7 @@ describe('CalendarStore at start, on a stored copy', () => {
       clock: new VirtualClock(ms('2026-11-20T09:00:00+05:30')),
       fetchHolidays: async () => y2026,
       path,
-      sourceId: 'embedded simulator',
+      sourceId: 'embedded',
     });
     await sim.start();
     sim.stop();
@@ -132,10 +134,62 @@ describe('CalendarStore at start, on a stored copy', () => {
     live.stop();
     expect(live.calendar).toBeUndefined();
     expect(status).toMatchObject({ state: 'unavailable' });
-    expect(JSON.stringify(status)).toContain('came from another service (embedded simulator)');
+    expect(JSON.stringify(status)).toContain('came from another service (embedded)');
     expect(warnings).toContain(
       'stored calendar came from another service: not used (the next fetch replaces it)',
     );
+  });
+
+  it('stored with a base URL as its source (files of 24 November): the URL is not repeated', async () => {
+    const path = join(dir, 'holidays.json');
+    await new CalendarFile(path).save(
+      y2026,
+      ms('2026-11-20T09:00:00+05:30'),
+      'https://u:pw@sim.test',
+    );
+    const said: string[] = [];
+    const live = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
+      fetchHolidays: async () => {
+        throw new Error('connect ECONNREFUSED');
+      },
+      path,
+      sourceId: SERVICE,
+      logger: {
+        info: () => {},
+        warn: (d, m) => said.push(m, JSON.stringify(d)),
+        error: (d, m) => said.push(m, JSON.stringify(d)),
+      },
+    });
+    const status = await live.start();
+    live.stop();
+    expect(live.calendar).toBeUndefined();
+    expect(JSON.stringify(status)).toContain('came from another service (not shown)');
+    expect([...said, JSON.stringify(status)].join(' ')).not.toContain('pw@');
+  });
+
+  it('stored before the source was recorded (older versions): not current, fetches at start', async () => {
+    const path = join(dir, 'holidays.json');
+    const old = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T08:05:00+05:30')),
+      fetchHolidays: async () => y2026,
+      path,
+    });
+    await old.start();
+    old.stop();
+    let fetches = 0;
+    const live = new CalendarStore({
+      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
+      fetchHolidays: async () => {
+        fetches += 1;
+        return y2026;
+      },
+      path,
+      sourceId: SERVICE,
+    });
+    expect(await live.start()).toMatchObject({ state: 'ready', source: 'service' });
+    live.stop();
+    expect(fetches).toBe(1);
   });
 
   it('stored before the source was recorded (older versions): still the fallback', async () => {

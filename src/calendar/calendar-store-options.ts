@@ -40,9 +40,12 @@ export interface CalendarStoreOptions {
   /**
    * Which service the holidays come from, kept with the stored copy (the bot passes the
    * instrument master's cache key: `embedded` for the simulator, whose port changes from
-   * run to run, else a digest of the base URL): a copy another one stored is not loaded
-   * at all, neither current (see {@link fetchAtStart}) nor the fallback while this service
-   * does not answer, so a state folder a simulator's run shared is fetched over at once.
+   * run to run, else a digest of the base URL, and names the file after it,
+   * `calendar-file-name.ts`): a copy another one stored is not loaded at all, neither
+   * current (see {@link fetchAtStart}) nor the fallback while this service does not
+   * answer. A copy that records no service (older files) is only a fallback: never
+   * current for a store with a `sourceId`. Without one, copies record none and are the
+   * store's own.
    */
   readonly sourceId?: string;
   /** JSON file holding the last good (merged) copy. */

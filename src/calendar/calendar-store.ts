@@ -202,13 +202,15 @@ export class CalendarStore {
 
   private loadStored(): Promise<void> {
     return this.file.load((data, fetchedAt, from) => {
-      // A copy another service stored (the simulator's, in a state folder a live config
-      // shares) says nothing about this one's sessions: not even a fallback. Copies from
-      // before the source was recorded are kept as they were.
+      // A copy another service stored says nothing about this one's sessions: not even a
+      // fallback. The bot keeps one file per service (calendar-file-name.ts); this guards
+      // a file copied or named by hand. Copies that record no service are used as before.
       if (from !== undefined && from !== this.options.sourceId) {
-        this.storedElsewhere = `the stored copy at ${this.file.path} came from another service (${from})`;
+        // Files of 24 November 2026 recorded the base URL itself: named only if a key.
+        const named = /^(embedded|[0-9a-f]{12})$/.test(from) ? from : 'not shown';
+        this.storedElsewhere = `the stored copy at ${this.file.path} came from another service (${named})`;
         this.options.logger?.warn(
-          { path: this.file.path, storedFrom: from },
+          { path: this.file.path, storedFrom: named },
           'stored calendar came from another service: not used (the next fetch replaces it)',
         );
         return;

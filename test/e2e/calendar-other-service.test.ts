@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForExit } from './helpers/child-process.ts';
@@ -8,10 +8,13 @@ import { parseLog } from './helpers/json-log.ts';
 // `config/paper.yaml` and `config/live.example.yaml` share a state folder: a paper bot on
 // the embedded simulator leaves its holiday list there, and a live bot started the next
 // morning while the service does not answer must not trade on the simulator's calendar
-// (its special sessions are made up). Two real bots, one after the other, on one folder.
-// How I checked this can fail: with CalendarStore.loadStored installing any stored copy
-// (the code before this test), the live bot logs "calendar loaded from disk" and starts
-// with the simulator's calendar, and the expectations on its log fail.
+// (its special sessions are made up). Real bots, one after the other, on one folder: each
+// service keeps its own copy (src/calendar/calendar-file-name.ts).
+// How I checked this can fail: with one `holidays.json` for every service and
+// CalendarStore.loadStored installing any stored copy (the code before this test), the
+// live bot's first run logs "calendar loaded from disk" and starts on the simulator's
+// calendar; with the one file and only the source check, the live bot's copy replaces
+// the simulator's instead of standing beside it, and the file expectations fail.
 
 const DAY = '2026-11-20';
 let world: E2eWorld;
@@ -24,14 +27,22 @@ beforeAll(() => {
 });
 afterAll(() => world.dispose());
 
-describe('e2e: a stored calendar another service wrote', { timeout: 90_000 }, () => {
-  it('is not the live bot’s fallback when its own service does not answer', async () => {
+describe('e2e: a stored calendar another service wrote', { timeout: 120_000 }, () => {
+  it('is not the live bot’s fallback; the live bot keeps its own beside it', async () => {
     const admin = await world.startSim();
     const strategies = [
       { id: 'quiet', module: fixture('scheduled-orders.ts'), params: { quoteTokens: [3045] } },
     ];
+    const run = async (config: string) => {
+      const bot = await world.startBot(config);
+      bot.signal('SIGTERM');
+      expect((await waitForExit(bot, 20_000)).code).toBe(0);
+      return parseLog(bot.lines).map((l) => String(l.msg));
+    };
+    const noCalendar =
+      'no trading calendar yet: intents wait until one loads (the service is retried with backoff)';
     // A paper bot on the embedded simulator stores its calendar in the shared folder.
-    const paper = await world.startBot(
+    await run(
       world.writeConfig(
         world.baseConfig(strategies, {
           mode: 'paper',
@@ -40,24 +51,31 @@ describe('e2e: a stored calendar another service wrote', { timeout: 90_000 }, ()
         'paper.yaml',
       ),
     );
-    paper.signal('SIGTERM');
-    expect((await waitForExit(paper, 20_000)).code).toBe(0);
-    const stored = join(world.stateDir, 'holidays.json');
-    expect(existsSync(stored)).toBe(true);
-    expect(JSON.parse(readFileSync(stored, 'utf8')).source).toBe('embedded');
+    const simCopy = join(world.stateDir, 'holidays-embedded.json');
+    const simText = readFileSync(simCopy, 'utf8');
+    expect(JSON.parse(simText).source).toBe('embedded');
 
-    // The live bot's service refuses the holiday list at start.
+    // The live bot's service refuses the holiday list at start: no calendar at all.
+    const live = world.writeConfig(world.baseConfig(strategies), 'live.yaml');
     await admin.faults({ failRate: 1, routes: ['holidays'] });
-    const live = await world.startBot(world.writeConfig(world.baseConfig(strategies), 'live.yaml'));
-    live.signal('SIGTERM');
-    expect((await waitForExit(live, 20_000)).code).toBe(0);
-    const messages = parseLog(live.lines).map((l) => String(l.msg));
-    expect(messages).toContain(
-      'stored calendar came from another service: not used (the next fetch replaces it)',
+    const first = await run(live);
+    expect(first).not.toContain('calendar loaded from disk');
+    expect(first).toContain(noCalendar);
+
+    // Once it answers, the live bot stores its own copy beside the simulator's…
+    await admin.faults({ failRate: 0 });
+    const second = await run(live);
+    expect(second).toContain('calendar refreshed');
+    const own = readdirSync(world.stateDir).filter(
+      (f) => /^holidays-.*\.json$/.test(f) && f !== 'holidays-embedded.json',
     );
-    expect(messages).not.toContain('calendar loaded from disk');
-    expect(messages).toContain(
-      'no trading calendar yet: intents wait until one loads (the service is retried with backoff)',
-    );
+    expect(own).toHaveLength(1);
+    expect(readFileSync(simCopy, 'utf8')).toBe(simText);
+
+    // …and falls back on it the next time its service does not answer.
+    await admin.faults({ failRate: 1, routes: ['holidays'] });
+    const third = await run(live);
+    expect(third).toContain('calendar loaded from disk');
+    expect(third).not.toContain(noCalendar);
   });
 });

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { calendarFileName } from '../../calendar/calendar-file-name.ts';
 import { CalendarStore } from '../../calendar/calendar-store.ts';
 import type { Clock } from '../../clock/clock.ts';
 import type { Instrument } from '../../domain/intents.ts';
@@ -49,14 +50,15 @@ export function calendarStoreFor(
   stateDir: string,
 ): CalendarStore {
   const { source } = parts;
+  const sourceId = parts.sourceId ?? parts.serviceName;
   return new CalendarStore({
     clock: parts.clock,
     // Waiting for, and retrying, the service is network time, not (rehearsal) market time.
     networkClock: parts.networkClock,
     fetchHolidays: (signal) => source.holidays(signal),
     serviceName: parts.serviceName,
-    sourceId: parts.sourceId ?? parts.serviceName,
-    path: join(stateDir, 'holidays.json'),
+    sourceId,
+    path: join(stateDir, calendarFileName(sourceId)),
     logger: input.log('calendar'),
   });
 }
