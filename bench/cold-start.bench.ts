@@ -120,7 +120,7 @@ async function untilFirstPoll(
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
-    stderr = (stderr + text).slice(-4_000);
+    stderr = (stderr + text).slice(-64_000);
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), FIRST_POLL_TIMEOUT_MS);
   try {
@@ -133,7 +133,7 @@ async function untilFirstPoll(
         };
     }
     // The dashboard's URL carries its token: not repeated.
-    const said = stderr.replace(/token=[^\s&]+/g, 'token=…');
+    const said = stderr.replace(/token=[^\s&]+/g, 'token=…').slice(-4_000);
     throw new Error(`round ${round}: the bot ended without a quote poll; stderr: ${said}`);
   } finally {
     clearTimeout(timer);

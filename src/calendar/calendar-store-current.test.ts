@@ -214,7 +214,7 @@ describe('CalendarStore at start, on a stored copy', () => {
     live.stop();
   });
 
-  it("keeps no year another service stored (a simulator's 2027) beside this one's", async () => {
+  it("after another service's copy (a simulator's 2027), saves this one's years alone", async () => {
     const path = join(dir, 'holidays.json');
     const sim = new CalendarStore({
       clock: new VirtualClock(ms('2026-11-20T09:00:00+05:30')),

@@ -25,7 +25,14 @@ export async function backtestMode(input: ModeInput, source: MarketSource): Prom
   const quoteSource = recorder?.tap(source) ?? source;
   const calendarStore = calendarStoreFor(
     input,
-    { clock, networkClock: clock, source: quoteSource, serviceName: 'the in-process source' },
+    {
+      clock,
+      networkClock: clock,
+      source: quoteSource,
+      serviceName: 'the in-process source',
+      // `holidays-inprocess.json` (the `record` command's simulator): apart from a bot's.
+      sourceId: 'inprocess',
+    },
     await stateDirOf(input),
   );
   const sessions = sessionsOf(calendarStore);
