@@ -65,6 +65,32 @@ async function restart(
   return { fetches, source: status.state === 'ready' ? status.source : undefined };
 }
 
+/** A copy as a store saves it: `data` fetched at `fetchedAt` from `source`. Returns its path. */
+async function stored(
+  fetchedAt: string,
+  source: string | undefined,
+  data = y2026,
+): Promise<string> {
+  const path = join(dir, 'holidays.json');
+  await new CalendarFile(path).save(data, ms(fetchedAt), source);
+  return path;
+}
+
+/** This service's store on `path`, restarted at 10:00 on the copy's day. */
+function storeAt(
+  path: string,
+  fetchHolidays: CalendarStoreOptions['fetchHolidays'],
+  options: Partial<CalendarStoreOptions> = {},
+): CalendarStore {
+  const clock = new VirtualClock(ms('2026-11-20T10:00:00+05:30'));
+  return new CalendarStore({ clock, fetchHolidays, path, sourceId: SERVICE, ...options });
+}
+
+/** A service that does not answer. */
+const unreachable = async (): Promise<Holidays> => {
+  throw new Error('connect ECONNREFUSED');
+};
+
 describe('CalendarStore at start, on a stored copy', () => {
   it('fetched since the latest refetch time (08:00): starts on it without a fetch', async () => {
     expect(await restart('2026-11-20T08:05:00+05:30', '2026-11-20T10:00:00+05:30')).toEqual({
@@ -111,23 +137,9 @@ describe('CalendarStore at start, on a stored copy', () => {
   });
 
   it('stored by another service, this one unreachable at start: no calendar rather than that copy', async () => {
-    const path = join(dir, 'holidays.json');
-    const sim = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T09:00:00+05:30')),
-      fetchHolidays: async () => y2026,
-      path,
-      sourceId: 'embedded',
-    });
-    await sim.start();
-    sim.stop();
+    const path = await stored('2026-11-20T09:00:00+05:30', 'embedded');
     const warnings: string[] = [];
-    const live = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
-      fetchHolidays: async () => {
-        throw new Error('connect ECONNREFUSED');
-      },
-      path,
-      sourceId: SERVICE,
+    const live = storeAt(path, unreachable, {
       logger: { info: () => {}, warn: (_d, m) => warnings.push(m), error: () => {} },
     });
     const status = await live.start();
@@ -141,20 +153,9 @@ describe('CalendarStore at start, on a stored copy', () => {
   });
 
   it('stored with a base URL as its source (files of 24 November): the URL is not repeated', async () => {
-    const path = join(dir, 'holidays.json');
-    await new CalendarFile(path).save(
-      y2026,
-      ms('2026-11-20T09:00:00+05:30'),
-      'https://u:pw@sim.test',
-    );
+    const path = await stored('2026-11-20T09:00:00+05:30', 'https://u:pw@sim.test');
     const said: string[] = [];
-    const live = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
-      fetchHolidays: async () => {
-        throw new Error('connect ECONNREFUSED');
-      },
-      path,
-      sourceId: SERVICE,
+    const live = storeAt(path, unreachable, {
       logger: {
         info: () => {},
         warn: (d, m) => said.push(m, JSON.stringify(d)),
@@ -169,23 +170,11 @@ describe('CalendarStore at start, on a stored copy', () => {
   });
 
   it('stored before the source was recorded (older versions): not current, fetches at start', async () => {
-    const path = join(dir, 'holidays.json');
-    const old = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T08:05:00+05:30')),
-      fetchHolidays: async () => y2026,
-      path,
-    });
-    await old.start();
-    old.stop();
+    const path = await stored('2026-11-20T08:05:00+05:30', undefined);
     let fetches = 0;
-    const live = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
-      fetchHolidays: async () => {
-        fetches += 1;
-        return y2026;
-      },
-      path,
-      sourceId: SERVICE,
+    const live = storeAt(path, async () => {
+      fetches += 1;
+      return y2026;
     });
     expect(await live.start()).toMatchObject({ state: 'ready', source: 'service' });
     live.stop();
@@ -193,46 +182,19 @@ describe('CalendarStore at start, on a stored copy', () => {
   });
 
   it('stored before the source was recorded (older versions): still the fallback', async () => {
-    const path = join(dir, 'holidays.json');
-    const old = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T09:00:00+05:30')),
-      fetchHolidays: async () => y2026,
-      path,
-    });
-    await old.start();
-    old.stop();
+    const path = await stored('2026-11-20T09:00:00+05:30', undefined);
     expect(JSON.parse(await readFile(path, 'utf8')).source).toBeUndefined();
-    const live = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
-      fetchHolidays: async () => {
-        throw new Error('connect ECONNREFUSED');
-      },
-      path,
-      sourceId: SERVICE,
-    });
+    const live = storeAt(path, unreachable);
     expect(await live.start()).toMatchObject({ state: 'ready', source: 'disk' });
     live.stop();
   });
 
   it("after another service's copy (a simulator's 2027), saves this one's years alone", async () => {
-    const path = join(dir, 'holidays.json');
-    const sim = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T09:00:00+05:30')),
-      fetchHolidays: async () => ({
-        holidays: { ...y2026.holidays, '26-01-2027': 'Republic Day' },
-        specialTradingDays: {},
-      }),
-      path,
-      sourceId: 'embedded simulator',
+    const path = await stored('2026-11-20T09:00:00+05:30', 'embedded simulator', {
+      holidays: { ...y2026.holidays, '26-01-2027': 'Republic Day' },
+      specialTradingDays: {},
     });
-    await sim.start();
-    sim.stop();
-    const live = new CalendarStore({
-      clock: new VirtualClock(ms('2026-11-20T10:00:00+05:30')),
-      fetchHolidays: async () => y2026,
-      path,
-      sourceId: SERVICE,
-    });
+    const live = storeAt(path, async () => y2026);
     await live.start();
     live.stop();
     expect(live.status()).toMatchObject({ state: 'ready', source: 'service', years: [2026] });

@@ -4,6 +4,7 @@ import type { Clock } from '../clock/clock.ts';
 import { istParts } from '../domain/ist.ts';
 import { NoCalendarError } from './calendar-errors.ts';
 import { CalendarFile } from './calendar-file.ts';
+import { isSourceKey } from './calendar-file-name.ts';
 import { CalendarRetry } from './calendar-retry.ts';
 import type { CalendarStatus, CalendarStoreOptions } from './calendar-store-options.ts';
 import { errorMessage } from './error-message.ts';
@@ -207,7 +208,7 @@ export class CalendarStore {
       // a file copied or named by hand. Copies that record no service are used as before.
       if (from !== undefined && from !== this.options.sourceId) {
         // Files of 24 November 2026 recorded the base URL itself: named only if a key.
-        const named = /^(embedded|[0-9a-f]{12})$/.test(from) ? from : 'not shown';
+        const named = isSourceKey(from) ? from : 'not shown';
         this.storedElsewhere = `the stored copy at ${this.file.path} came from another service (${named})`;
         this.options.logger?.warn(
           { path: this.file.path, storedFrom: named },

@@ -44,13 +44,12 @@ export function calendarStoreFor(
     networkClock: Clock;
     source: MarketSource;
     serviceName: string;
-    /** Which service, for the stored copy (see `CalendarStoreOptions.sourceId`); default `serviceName`. */
-    sourceId?: string;
+    /** Which service, for the stored copy and its file name (see `CalendarStoreOptions.sourceId`). */
+    sourceId: string;
   },
   stateDir: string,
 ): CalendarStore {
-  const { source } = parts;
-  const sourceId = parts.sourceId ?? parts.serviceName;
+  const { source, sourceId } = parts;
   return new CalendarStore({
     clock: parts.clock,
     // Waiting for, and retrying, the service is network time, not (rehearsal) market time.
