@@ -92,6 +92,13 @@ const executionConfigSchema = z.strictObject({
   /** The process exits within this long of SIGINT/SIGTERM, whatever the service does. */
   shutdownTimeoutMs: z.number().int().min(1_000).max(600_000).default(30_000),
   trackIntervalMs: z.number().int().min(200).default(1_000),
+  /**
+   * A square-off's exit (before the close, the kill switch's, an operator's) that the
+   * broker refuses is tried again this many times, sized from the position each time.
+   */
+  exitRetries: z.number().int().min(0).max(20).default(5),
+  /** Wait before the first try again; each later wait doubles, up to a minute. */
+  exitRetryDelayMs: z.number().int().min(100).max(60_000).default(5_000),
 });
 
 /** The `recording` section: record what the bus polls, alongside a live or paper bot. */

@@ -1,5 +1,5 @@
 import type { SessionError } from '../api/errors/session-error.ts';
-import type { PlaceIntent, RoutedIntent } from '../domain/intents.ts';
+import type { PlaceIntent, RoutedIntent, SquareOffIntent } from '../domain/intents.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import type { ExecutionEngineOptions } from './engine-options.ts';
@@ -51,4 +51,10 @@ export interface EngineCore {
   ): Promise<void>;
   /** Asks once to cancel an order; throws only for a refused session. */
   requestCancel(order: TrackedOrder): Promise<void>;
+  /** A square-off is about to place exit `exitId`: a refusal of it is tried again. */
+  watchExit(
+    squareOff: SquareOffIntent & { strategyId: string },
+    exitId: string,
+    token: number,
+  ): void;
 }

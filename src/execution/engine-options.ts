@@ -6,6 +6,7 @@ import type { MarketSessions } from '../domain/market-sessions.ts';
 import type { Paise } from '../domain/money.ts';
 import type { Broker } from './broker.ts';
 import type { ExecutionObserver } from './execution-observer.ts';
+import type { ExitRetryOptions } from './exit-retry-options.ts';
 import type { Journal } from './journal.ts';
 import type { PositionBook } from './position-book.ts';
 import type { RiskQuote } from './risk/risk-gate.ts';
@@ -56,6 +57,8 @@ export interface ExecutionEngineOptions {
    * returns and lets reconciliation finish in the background. Default 5 000 ms.
    */
   recoverWaitMs?: number;
+  /** How a square-off's refused exit is tried again; default {@link DEFAULT_EXIT_RETRIES}. */
+  exitRetries?: Partial<ExitRetryOptions>;
   /** Told of each placement's stage times (metrics); none: nothing is timed. */
   observer?: ExecutionObserver;
 }

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { type Observable, Subject } from 'rxjs';
 import { SessionError } from '../api/errors/session-error.ts';
 import { DEFAULT_RATE_LIMITS } from '../api/pacing/rate-limits.ts';
 import type { RoutedIntent } from '../domain/intents.ts';
@@ -12,6 +12,8 @@ import type { EngineCore } from './engine-core.ts';
 import type { ExecutionEngineOptions, ShutdownOptions } from './engine-options.ts';
 import { stopEngine } from './engine-stop.ts';
 import { EventRecorder } from './event-recorder.ts';
+import { type ExitGivenUp, ExitRetries } from './exit-retries.ts';
+import { DEFAULT_EXIT_RETRIES } from './exit-retry-options.ts';
 import { cancelAll, flattenAll } from './flatten.ts';
 import { IntentOutcomes } from './intent-outcomes.ts';
 import { type Journal, MemoryJournal } from './journal.ts';
@@ -48,6 +50,10 @@ export class ExecutionEngine {
   readonly positions: PositionBook;
   /** Every order event, in order. */
   readonly events$: Observable<OrderEvent>;
+  /** Square-off exits refused on every try: the position may still be open. */
+  readonly exitsGivenUp$: Observable<ExitGivenUp>;
+  private readonly givenUp = new Subject<ExitGivenUp>();
+  private readonly exitRetries: ExitRetries;
   private readonly tracker: OrderTracker;
   private readonly journal: Journal;
   private readonly limits: RiskLimits;
@@ -151,7 +157,15 @@ export class ExecutionEngine {
       onBrokerError: (i, err) => this.outcomes.brokerError(i, err),
       place: (i, reuse, system) => this.placements.place(i, reuse, system),
       requestCancel: (o) => this.amendments.requestCancel(o),
+      watchExit: (squareOff, exitId, token) => this.exitRetries.watch(squareOff, exitId, token),
     };
+    this.exitsGivenUp$ = this.givenUp.asObservable();
+    this.exitRetries = new ExitRetries(
+      this.core,
+      (i) => this.submit(i),
+      { ...DEFAULT_EXIT_RETRIES, ...options.exitRetries },
+      (given) => this.givenUp.next(given),
+    );
     this.placements = new Placements(this.core);
     this.amendments = new Amendments(
       this.core,
@@ -167,6 +181,8 @@ export class ExecutionEngine {
     });
     // Before any other subscriber: the manager only queues its steps, never acts inside.
     this.recorder.events$.subscribe((e) => this.brackets.onEvent(e));
+    // Only schedules a later try on the clock: acts on nothing inside the event.
+    this.recorder.events$.subscribe((e) => this.exitRetries.onEvent(e));
     this.routes = {
       core: this.core,
       placements: this.placements,
@@ -233,6 +249,7 @@ export class ExecutionEngine {
   private stopAccepting(): string[] {
     this.accepting = false;
     this.brackets.stop();
+    this.exitRetries.stop();
     return this.deferred.dropAll();
   }
 

@@ -5,7 +5,8 @@ import type { TrackedOrder } from './tracked-order.ts';
 /**
  * Closes a strategy's positions (in one instrument, or all): cancels its working
  * orders, then places a market exit for each instrument's net quantity, counting
- * placements not yet answered (they cannot be cancelled but may still fill).
+ * placements not yet answered (they cannot be cancelled but may still fill). An exit
+ * the broker refuses is tried again (see `exit-retries.ts`).
  */
 export async function squareOff(
   core: EngineCore,
@@ -51,6 +52,7 @@ export async function squareOff(
       product: source.intent.product,
       reason: intent.reason ?? 'square off',
     };
+    core.watchExit(intent, exit.id, token);
     // One instrument's failure must not leave the others open.
     try {
       await core.place(exit, undefined, true);

@@ -50,6 +50,10 @@ export function engineOverParts(
     risk: riskLimitsOf(config),
     // Intraday entries stop when the framework starts squaring intraday positions off.
     squareOffMinutesBeforeClose: config.execution.squareOffMinutesBeforeClose,
+    exitRetries: {
+      attempts: config.execution.exitRetries,
+      firstDelayMs: config.execution.exitRetryDelayMs,
+    },
     ...(parts.observer === undefined ? {} : { observer: parts.observer }),
   });
 }

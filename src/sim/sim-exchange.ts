@@ -138,11 +138,14 @@ export class SimExchange {
     return tokens.map((t) => this.market.quote(t, mode, now) as Quote<M>);
   }
 
-  /** `POST /order/:variety`. Business-rule failures give a REJECTED order, not an error. */
-  placeOrder(variety: Variety, body: PlaceOrderRequest): PlaceOrderResult {
+  /**
+   * `POST /order/:variety`. Business-rule failures give a REJECTED order, not an error;
+   * `rejectReason` rejects an order the rules would accept (fault injection).
+   */
+  placeOrder(variety: Variety, body: PlaceOrderRequest, rejectReason?: string): PlaceOrderResult {
     this.sync();
     const { params, reason } = toOrderParams(variety, body, (t) => this.market.instrument(t));
-    const order = this.engine.place(params, reason);
+    const order = this.engine.place(params, reason ?? rejectReason);
     return { orderNo: order.id, requestTime: formatTimeStamp(order.placedAt) };
   }
 

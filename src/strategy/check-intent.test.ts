@@ -51,6 +51,7 @@ describe('checkIntent', () => {
     ['auto-eod-9', /starts with "auto-eod-", which is reserved for the intraday square-off/],
     ['exit/stop', /ends with "\/stop", which is reserved for a cover order's stop leg/],
     ['p1#duplicate', /ends with "#duplicate"/],
+    ['eod#retry2', /ends with "#retry<n>", which is reserved for the next try of a refused/],
     // Checked to fail: before the reservation both passed; `b1/exit` shared bracket b1's
     // exit id, and `b1/sl~m` denied was read as a failed modification of b1's stop.
     ['b1/exit', /ends with "\/exit", which is reserved for a bracket's market exit/],

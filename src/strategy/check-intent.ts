@@ -39,6 +39,9 @@ export const RESERVED_INTENT_IDS: {
  */
 const RESERVED_ID_CHARACTER = ':';
 
+/** The next try of a refused square-off exit is the square-off's id plus `#retry<n>`. */
+const RETRY_SUFFIX = /#retry\d+$/;
+
 /** Why `value` may not be a strategy's intent id, if it may not. */
 function reservedIdProblem(value: string): string | undefined {
   if (value.includes(RESERVED_ID_CHARACTER))
@@ -49,6 +52,8 @@ function reservedIdProblem(value: string): string | undefined {
   for (const [suffix, use] of Object.entries(RESERVED_INTENT_IDS.suffixes))
     if (value.endsWith(suffix))
       return `intent id "${value}" ends with "${suffix}", which is reserved for ${use}; choose another id`;
+  if (RETRY_SUFFIX.test(value))
+    return `intent id "${value}" ends with "#retry<n>", which is reserved for the next try of a refused square-off exit; choose another id`;
   return undefined;
 }
 

@@ -45,6 +45,8 @@ describe('exitReasonOf', () => {
     ['kill-1795000000000:3045', 'kill switch'],
     ['shutdown-1795000000000', 'stop of the run'],
     ['flat:3045', 'square-off'],
+    ['flat#retry1:3045', 'square-off'],
+    ['auto-eod-1795000000000#retry3:3045', 'square-off before close'],
     ['sell-1', 'strategy exit'],
     ['other:3045', 'strategy exit'],
   ])('%s → %s', (id, reason) => {

@@ -53,7 +53,9 @@ export function exitReasonOf(intentId: string, squareOffIds: ReadonlySet<string>
   if (intentId.startsWith('kill-')) return 'kill switch';
   if (intentId.startsWith('shutdown-')) return 'stop of the run';
   const colon = intentId.lastIndexOf(':');
-  if (colon > 0 && squareOffIds.has(intentId.slice(0, colon))) return 'square-off';
+  // A refused exit's next try is `<square-off id>#retry<n>:<token>`.
+  const squareOffId = colon > 0 ? intentId.slice(0, colon).replace(/#retry\d+$/, '') : '';
+  if (squareOffId !== '' && squareOffIds.has(squareOffId)) return 'square-off';
   return 'strategy exit';
 }
 

@@ -8,6 +8,7 @@ import { countedFetch, ioSettled } from '../../../test/helpers/execution-harness
 import { VirtualClock } from '../../clock/virtual-clock.ts';
 import { parseConfig } from '../../config/load-config.ts';
 import type { OrderEvent } from '../../domain/order-events.ts';
+import type { ExitGivenUp } from '../../execution/exit-retries.ts';
 import { MemoryJournal } from '../../execution/journal.ts';
 import type { StaleEvent } from '../../market-data/health.ts';
 import { Kernel } from '../../runtime/kernel.ts';
@@ -79,6 +80,7 @@ logging: { summaryIntervalSeconds: 0 }
 function stubKernel(clock: VirtualClock) {
   const events = new Subject<OrderEvent>();
   const stale = new Subject<StaleEvent>();
+  const givenUp = new Subject<ExitGivenUp>();
   const state = {
     killed: false,
     pausedReason: undefined as string | undefined,
@@ -91,6 +93,7 @@ function stubKernel(clock: VirtualClock) {
     config: { mode: 'paper', risk: { flattenOnKill: true } },
     engine: {
       events$: events,
+      exitsGivenUp$: givenUp,
       get killed() {
         return state.killed;
       },
@@ -105,7 +108,7 @@ function stubKernel(clock: VirtualClock) {
     strategyStatus: () => state.strategies,
     strategyFailures: () => (state.strategies.b === 'failed' ? { b: 'boom: no such column' } : {}),
   } as unknown as Kernel;
-  return { kernel, events, stale, state };
+  return { kernel, events, stale, givenUp, state };
 }
 
 describe('watchKernel transitions (stub kernel, virtual clock)', () => {
@@ -159,6 +162,31 @@ describe('watchKernel transitions (stub kernel, virtual clock)', () => {
     expect(alerts).toHaveLength(before + 1);
     stale.next({ token: 3045, stale: false, at: clock.now(), lastFreshAt: clock.now() });
     expect(alerts.at(-1)?.text).toBe('market data fresh again: SBIN-EQ');
+    sub.unsubscribe();
+  });
+
+  it('alerts a square-off exit refused on every try as a rejection that names the open position', () => {
+    const clock = new VirtualClock(Date.parse('2026-11-20T15:21:00+05:30'));
+    const { kernel: k, givenUp } = stubKernel(clock);
+    const alerts: Alert[] = [];
+    const sub = watchKernel(k, (a) => alerts.push(a), { staleAfterMs: 60_000, pollMs: 1_000 });
+    const given: ExitGivenUp = {
+      strategyId: 'a',
+      token: 3045,
+      intentId: 'auto-eod-1',
+      tries: 6,
+      reason: 'RMS: margin shortfall',
+      at: clock.now(),
+    };
+    givenUp.next(given);
+    expect(alerts).toEqual([
+      {
+        kind: 'rejection',
+        at: given.at,
+        text: 'a  square-off of SBIN-EQ refused 6 times: the position may still be OPEN, close it by hand (RMS: margin shortfall)',
+        data: { exitGivenUp: given },
+      },
+    ]);
     sub.unsubscribe();
   });
 

@@ -67,6 +67,18 @@ export function watchKernel(
       orders.delete(key);
   });
 
+  // A square-off exit refused on every try: the one rejection alert that needs a person.
+  sub.add(
+    engine.exitsGivenUp$.subscribe((g) =>
+      emit({
+        kind: 'rejection',
+        at: g.at,
+        text: `${g.strategyId}  square-off of ${symbolOf(g.token) ?? g.token} refused ${g.tries} times: the position may still be OPEN, close it by hand (${g.reason})`,
+        data: { exitGivenUp: g },
+      }),
+    ),
+  );
+
   const staleSince = new Map<number, number>();
   const staleAlerted = new Set<number>();
   const name = (token: number) => symbolOf(token) ?? String(token);

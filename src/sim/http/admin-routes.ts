@@ -29,6 +29,7 @@ const faultsBody = z.strictObject({
   trickleRate: rate.optional(),
   trickleIntervalMs: z.number().int().min(1).max(600_000).optional(),
   loseOrderResponses: z.number().int().min(0).optional(),
+  rejectOrders: z.number().int().min(0).optional(),
   tokenExpiresAt: instant.optional(),
   routes: z.array(z.enum(ROUTE_IDS)).nullable().optional(),
 });

@@ -19,6 +19,8 @@ export interface DispatchOptions {
   maxTokensPerRequest: number;
   /** The request's URL: the candle route reads its query. */
   url?: string;
+  /** A placement is REJECTED by the exchange with this reason (fault injection). */
+  rejectReason?: string;
 }
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
@@ -75,7 +77,7 @@ export function dispatch(
     }
     case 'placeOrder': {
       const v = variety(params[0]);
-      return exchange.placeOrder(v, parse(placeOrderRequestSchema, body));
+      return exchange.placeOrder(v, parse(placeOrderRequestSchema, body), options.rejectReason);
     }
     case 'modifyOrder': {
       const v = variety(params[0]);

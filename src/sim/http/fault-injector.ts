@@ -32,6 +32,11 @@ export interface FaultSettings {
    * connection is dropped: the duplicate-order trap.
    */
   loseOrderResponses: number;
+  /**
+   * The next N order placements are accepted over HTTP and then REJECTED by the exchange
+   * (an RMS refusal): the order exists, final, with {@link SIMULATED_REJECTION} as reason.
+   */
+  rejectOrders: number;
   /** The access token is refused (401) from this instant on (epoch ms, simulator clock). */
   tokenExpiresAt: number | undefined;
   /** Operations that latency, failures, drops and malformed bodies apply to; all when undefined. */
@@ -53,9 +58,13 @@ export const NO_FAULTS: Readonly<FaultSettings> = {
   trickleRate: 0,
   trickleIntervalMs: 1_000,
   loseOrderResponses: 0,
+  rejectOrders: 0,
   tokenExpiresAt: undefined,
   routes: undefined,
 };
+
+/** The reason of an order the `rejectOrders` fault rejects. */
+export const SIMULATED_REJECTION = 'RMS: simulated rejection (fault injection)';
 
 /** Faults drawn per request, in the order their rates are stacked. */
 const FAULT_KINDS = [
@@ -96,7 +105,7 @@ const RATE_OF: Readonly<Record<FaultKind, keyof FaultSettings>> = {
 export class FaultInjector {
   private current: FaultSettings;
   private readonly rng: Prng;
-  private readonly injected: Record<FaultKind | 'lostOrderResponses', number> = {
+  private readonly injected: Record<FaultKind | 'lostOrderResponses' | 'rejectedOrders', number> = {
     drop: 0,
     fail: 0,
     malformed: 0,
@@ -105,6 +114,7 @@ export class FaultInjector {
     stall: 0,
     trickle: 0,
     lostOrderResponses: 0,
+    rejectedOrders: 0,
   };
 
   constructor(seed: number, settings: Partial<FaultSettings> = {}) {
@@ -118,7 +128,7 @@ export class FaultInjector {
   }
 
   /** Faults injected so far, per kind. */
-  get counts(): Readonly<Record<FaultKind | 'lostOrderResponses', number>> {
+  get counts(): Readonly<Record<FaultKind | 'lostOrderResponses' | 'rejectedOrders', number>> {
     return { ...this.injected };
   }
 
@@ -160,5 +170,13 @@ export class FaultInjector {
     this.current = { ...this.current, loseOrderResponses: this.current.loseOrderResponses - 1 };
     this.injected.lostOrderResponses++;
     return true;
+  }
+
+  /** @internal The reason to reject this placement with (and counts down), if any. */
+  takeRejectedOrder(): string | undefined {
+    if (this.current.rejectOrders <= 0) return undefined;
+    this.current = { ...this.current, rejectOrders: this.current.rejectOrders - 1 };
+    this.injected.rejectedOrders++;
+    return SIMULATED_REJECTION;
   }
 }

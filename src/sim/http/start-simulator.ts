@@ -210,9 +210,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     // Counted before dispatch, which refuses a batch naming an unknown token.
     if (route === 'quote') stats.recordAsked([(body as { token?: unknown } | null)?.token]);
     if (route === 'quotes' && Array.isArray(body)) stats.recordAsked(body);
+    const rejectReason = route === 'placeOrder' ? faults.takeRejectedOrder() : undefined;
     const data = dispatch(exchange, route, match.params, body, {
       maxTokensPerRequest,
       url: req.url ?? '',
+      ...(rejectReason === undefined ? {} : { rejectReason }),
     });
     if (route === 'placeOrder' && faults.takeLostOrderResponse()) return drop(req);
     // A file (the instrument master) goes out as it is, outside the envelope.

@@ -45,7 +45,7 @@ export class SimAdmin {
 
   stats(): Promise<
     SimStatsSnapshot & {
-      faults: Record<FaultKind | 'lostOrderResponses', number>;
+      faults: Record<FaultKind | 'lostOrderResponses' | 'rejectedOrders', number>;
       marketTime: string;
     }
   > {
