@@ -12,6 +12,7 @@ import {
   compiledStrategy,
   ensureTypeScriptLoader,
   importCompiledStrategy,
+  mapStackTraces,
 } from './typescript-loader.ts';
 
 /** A strategy module could not be loaded, or its params are invalid. */
@@ -56,6 +57,7 @@ export async function loadStrategy(
       ? `strategy "${id}" (${file})`
       : `${source.file}: strategies[${source.index}] (strategy "${id}", ${file})`;
   let mod: { default?: unknown } | undefined;
+  mapStackTraces();
   try {
     const compiled = await compiledStrategy(file);
     if (compiled !== undefined) {

@@ -1,4 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { installLazySourceMaps } from '../logging/lazy-source-maps.ts';
 import { BUNDLE_FRAMEWORK_ENTRIES, BUNDLE_URL, FRAMEWORK_FORM } from './framework-layout.ts';
 import { preloadPackages } from './preload-packages.ts';
 import { cachedStrategy, forgetStrategy, strategyCacheDir } from './strategy-cache.ts';
@@ -66,9 +67,16 @@ export async function compiledStrategy(file: string): Promise<CompiledStrategy |
       return undefined;
     }
   }
-  // As tsx does: stack traces name the strategy's own lines (the cache keeps source maps).
-  process.setSourceMapsEnabled(true);
   return found;
+}
+
+/**
+ * Stack traces name the strategy's own lines (the cache keeps source maps; tsx keeps its
+ * own), and the framework's `src/` lines when it runs compiled; a map is read only when
+ * a trace first prints one of its file's frames.
+ */
+export function mapStackTraces(): void {
+  if (COMPILED) installLazySourceMaps();
 }
 
 /** Errors Node raises while linking, before any of the module's code ran. */

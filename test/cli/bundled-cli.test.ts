@@ -151,4 +151,51 @@ describe('the bundled CLI loading strategies', () => {
     expect(on.seen).toEqual(ALL_SHARED);
     expect(readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
   });
+
+  // Checked to fail: with typescript-loader.ts back on process.setSourceMapsEnabled(true)
+  // (maps of modules loaded after it only), the framework's frame names a bundle chunk,
+  // not src/domain/money.ts; with no maps at all, the strategy's names the cache file.
+  it.each([
+    ['the bundle, strategy from the cache', {}],
+    ['dist/ (TIQS_RUNNER_BUNDLE=off), strategy from the cache', { TIQS_RUNNER_BUNDLE: 'off' }],
+    ['the bundle, strategy by tsx (cache off)', { TIQS_RUNNER_CACHE_DIR: 'off' }],
+  ])("prints stack traces at the strategy's and the framework's source lines (%s)", (_, extra) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tr-bundle-'));
+    const lines = [
+      `import { defineStrategy, parseRupees, z } from ${JSON.stringify(join(root, 'src/index.ts'))};`,
+      "import { EMPTY } from 'rxjs';",
+      "import { writeFileSync } from 'node:fs';",
+      '',
+      'function fail(): Error {',
+      "  return new Error('from the strategy');",
+      '}',
+      "let framework = '';",
+      'try {',
+      "  parseRupees('not money');",
+      '} catch (err) {',
+      "  framework = (err as Error).stack ?? '';",
+      '}',
+      'writeFileSync(process.env.PROBE_OUT as string, JSON.stringify({ own: fail().stack, framework }));',
+      "export default defineStrategy({ name: 'probe', params: z.object({}), setup: () => EMPTY });",
+    ];
+    writeFileSync(join(dir, 'probe.ts'), lines.join('\n'));
+    const env = { ...process.env, TIQS_RUNNER_CACHE_DIR: join(dir, 'cache'), ...extra };
+    for (const round of ['first start', 'second start']) {
+      const run = validate(dir, 'probe.ts', env);
+      expect(run.code, round).toBe(0);
+      const { own, framework } = run.seen as { own: string; framework: string };
+      const probe = join(dir, 'probe.ts');
+      expect(own.split('\n').slice(0, 2), round).toEqual([
+        'Error: from the strategy',
+        expect.stringMatching(new RegExp(`^ {4}at fail \\((file://)?${probe}:6:10\\)$`)),
+      ]);
+      expect(framework.split('\n').slice(0, 3), round).toEqual([
+        'MoneyFormatError: not a rupee amount: "not money"',
+        expect.stringMatching(
+          /^ {4}at parseRupees \((file:\/\/)?\/.*\/src\/domain\/money\.ts:28:\d+\)$/,
+        ),
+        expect.stringMatching(new RegExp(`^ {4}at (file://)?${probe}:10:3$`)),
+      ]);
+    }
+  });
 });

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { findSourceMap, SourceMap, type SourceMapPayload } from 'node:module';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** A generated file's map, `null` once looked for and not found. */
+const maps = new Map<string, SourceMap | null>();
+
+const MAPPING_URL = '//# sourceMappingURL=';
+
+/**
+ * Maps stack traces through source maps, reading a file's map only when one of its frames
+ * is first printed.
+ *
+ * Node's own source maps (`process.setSourceMapsEnabled(true)`) read and decode the map of
+ * every module loaded after they are turned on: a bot's start loaded about 1 MB of the
+ * bundle's maps that way (20–40 ms of its cold start) for stack traces that usually never
+ * come. Here `Error.prepareStackTrace` maps each frame of a file with a map beside it or
+ * inline (the bundle's chunks, `dist/`'s modules, the strategy cache's files), or one
+ * Node already holds (a strategy loaded by tsx, which turns Node's maps on itself), and
+ * leaves other frames as V8 prints them. A `prepareStackTrace` someone else installed is
+ * kept.
+ */
+export function installLazySourceMaps(): void {
+  // Node 20 puts its own there (`ErrorPrepareStackTrace`, V8's format); any other is
+  // ours from an earlier call, or someone else's, and kept.
+  const current = Error.prepareStackTrace;
+  if (current !== undefined && current.name !== NODE_DEFAULT) return;
+  Error.prepareStackTrace = mapStackTrace;
+}
+
+/** Node's default `Error.prepareStackTrace`, by name. */
+const NODE_DEFAULT = 'ErrorPrepareStackTrace';
+
+function mapStackTrace(error: Error, frames: NodeJS.CallSite[]): string {
+  return headerOf(error) + frames.map((frame) => `\n    at ${mappedFrame(frame)}`).join('');
+}
+
+/** The first line V8 would print: `Name: message`. */
+function headerOf(error: unknown): string {
+  try {
+    return Error.prototype.toString.call(error);
+  } catch {
+    return '<error>';
+  }
+}
+
+/** One frame as V8 prints it, its location replaced by the original source's. */
+function mappedFrame(frame: NodeJS.CallSite): string {
+  const text = String(frame);
+  try {
+    const file = frame.getFileName();
+    const line = frame.getLineNumber();
+    const column = frame.getColumnNumber();
+    if (file === undefined || file === null || line === null || column === null) return text;
+    const map = mapOf(file);
+    if (map === undefined) return text;
+    const entry = map.findEntry(line - 1, column - 1) as Partial<{
+      originalSource: string;
+      originalLine: number;
+      originalColumn: number;
+    }>;
+    if (entry.originalSource === undefined || entry.originalLine === undefined) return text;
+    const place = `${file}:${line}:${column}`;
+    const source = file.startsWith('file:') ? entry.originalSource : toPath(entry.originalSource);
+    const original = `${source}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`;
+    return text.includes(place) ? text.replace(place, original) : `${text} [${original}]`;
+  } catch {
+    return text;
+  }
+}
+
+function toPath(source: string): string {
+  return source.startsWith('file:') ? fileURLToPath(source) : source;
+}
+
+function mapOf(file: string): SourceMap | undefined {
+  let map = maps.get(file);
+  if (map === undefined) {
+    map = findSourceMap(file) ?? loadMap(file) ?? null;
+    maps.set(file, map);
+  }
+  return map ?? undefined;
+}
+
+/** The map a generated file names in its last `sourceMappingURL` comment, if it has one. */
+function loadMap(file: string): SourceMap | undefined {
+  if (!file.startsWith('file:') && !isAbsolute(file)) return undefined;
+  const path = file.startsWith('file:') ? fileURLToPath(file) : file;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const at = text.lastIndexOf(MAPPING_URL);
+  if (at < 0) return undefined;
+  const url = text.slice(at + MAPPING_URL.length).trim();
+  try {
+    let payload: SourceMapPayload;
+    let base: string;
+    if (url.startsWith('data:')) {
+      const comma = url.indexOf(',');
+      const data = url.slice(comma + 1);
+      const json = /;base64$/.test(url.slice(0, comma))
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : decodeURIComponent(data);
+      payload = JSON.parse(json) as SourceMapPayload;
+      base = path;
+    } else {
+      base = join(dirname(path), decodeURIComponent(url));
+      payload = JSON.parse(readFileSync(base, 'utf8')) as SourceMapPayload;
+    }
+    // Sources are relative to the map (after its `sourceRoot`): made absolute file URLs.
+    const root = payload.sourceRoot ?? '';
+    const mapUrl = pathToFileURL(base);
+    const sources = payload.sources.map((s) => new URL(root + s, mapUrl).href);
+    return new SourceMap({ ...payload, sources, sourceRoot: '' });
+  } catch {
+    return undefined;
+  }
+}
