@@ -8,6 +8,7 @@ export const ALERT_KINDS = [
   'fill',
   'rejection',
   'kill-switch',
+  'square-off-failed',
   'session',
   'stale-data',
   'strategy-error',

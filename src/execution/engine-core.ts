@@ -41,6 +41,8 @@ export interface EngineCore {
   sessions(): MarketSessions | undefined;
   /** Pauses trading on a refused session. */
   pause(err: SessionError): void;
+  /** Trading is paused (a refused session, until a new token). */
+  paused(): boolean;
   /** Turns a broker failure into a pause, a rejection or a denial. */
   onBrokerError(intent: RoutedIntent, err: unknown): void;
   /** Places (or re-places `reuse`) an order; `system` orders may reuse an intent id. */

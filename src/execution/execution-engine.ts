@@ -154,6 +154,7 @@ export class ExecutionEngine {
       defer: (i, reason, until) => this.deferred.defer(i, reason, until),
       sessions: () => this.sessions(),
       pause: (err) => this.pause(err),
+      paused: () => this.pauses.reason !== undefined,
       onBrokerError: (i, err) => this.outcomes.brokerError(i, err),
       place: (i, reuse, system) => this.placements.place(i, reuse, system),
       requestCancel: (o) => this.amendments.requestCancel(o),

@@ -1,18 +1,22 @@
 import { type Subscription, timer } from 'rxjs';
 import type { RoutedIntent, SquareOffIntent } from '../domain/intents.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
+import { FRAMEWORK_SQUARE_OFF, retryIntentId } from '../strategy/check-intent.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { ExitRetryOptions } from './exit-retry-options.ts';
+import type { TrackedOrder } from './tracked-order.ts';
 
-/** A square-off exit whose end is awaited. */
-interface Watched {
+/** One square-off's exit in one instrument, followed across its tries. */
+interface Chain {
   strategyId: string;
   token: number;
   /** Id of the first square-off of the chain; tries are named after it. */
   rootId: string;
   reason: string | undefined;
-  /** Tries made before this one. */
-  attempt: number;
+  /** Exits the broker refused so far. */
+  refusals: number;
+  /** The last refusal's reason. */
+  lastReason: string;
 }
 
 /** An exit given up on: the position it was to close may still be open. */
@@ -21,28 +25,40 @@ export interface ExitGivenUp {
   token: number;
   /** The square-off's id (the first of the chain). */
   intentId: string;
-  /** Tries made, the first included. */
-  tries: number;
-  /** The last refusal's reason. */
+  /** Exits the broker refused. */
+  refusals: number;
+  /** Why no more are tried, with the last refusal's reason. */
   reason: string;
   at: number;
 }
 
+const key = (strategyId: string, intentId: string): string => `${strategyId}\u0000${intentId}`;
+
 /**
- * Tries a square-off's exit again when it is refused (`OrderRejected`: the broker's
- * rejection, or an outcome unknown twice; or `OrderDenied` by a risk limit), so that a refusal does not leave a position
- * open into the close. Each try is a fresh square-off of that strategy and instrument
- * through the engine's guards, sized from the position at that moment; it places nothing
- * when the position is already flat. An order still working in the instrument (the
- * strategy's own, or a cancel not yet confirmed) could fill while an exit is sent, so a
- * try that finds one asks to cancel it and looks again after the next wait. Tries are
- * bounded in number and time; the last refusal is reported through `gaveUp`.
+ * Tries the exit of a framework square-off (before the close, the kill switch's, an
+ * operator's) again when the broker rejects it, so that one refusal does not leave a
+ * position open into the close. Each try is a fresh square-off of that strategy and
+ * instrument, sized from the position when it goes out (nothing when flat), named
+ * `<square-off id>#retry<n>`. Before sending, a try waits:
+ *
+ * - while trading is paused (a refused session): the exit could not go out;
+ * - while an order of the strategy works in the instrument: it could fill while the exit
+ *   is on its way and double it, so the try asks to cancel it and looks again, unless it
+ *   is another square-off's exit, which then owns the instrument and this chain ends.
+ *
+ * Waiting spends no try; the close bounds it. The chain gives up, and reports through
+ * `gaveUp`, when the broker has refused `attempts + 1` exits, when the market is closed
+ * (an exit deferred to the next open would be sized from today's position), when a risk
+ * check denies the exit (the same check would deny every try), and when the refused
+ * exit's outcome is not known for sure (an attempt placed again after an unknown outcome,
+ * or an earlier day's: sending again blindly could double the exit). A strategy's own
+ * square-off is not tried again: the strategy hears of the rejection and decides.
  */
 export class ExitRetries {
-  /** Exits awaited, by strategy and intent id. */
-  private readonly watched = new Map<string, Watched>();
-  /** The chain each try's square-off belongs to, by its intent id (one entry a try). */
-  private readonly tries = new Map<string, Omit<Watched, 'token'>>();
+  /** Exits awaited, by strategy and exit intent id. */
+  private readonly watched = new Map<string, Chain>();
+  /** The chain of each try's square-off while it is being submitted, by strategy and id. */
+  private readonly tries = new Map<string, Chain>();
   private readonly timers = new Set<Subscription>();
   private stopped = false;
 
@@ -53,109 +69,149 @@ export class ExitRetries {
     private readonly gaveUp: (given: ExitGivenUp) => void,
   ) {}
 
-  /** A square-off is about to place `exitId` for `token`: its refusal will be tried again. */
+  /** A square-off is about to place `exitId` for `token`: a refusal of it may be tried again. */
   watch(squareOff: SquareOffIntent & { strategyId: string }, exitId: string, token: number): void {
     if (this.stopped || this.options.attempts <= 0) return;
-    const chain = this.tries.get(squareOff.id) ?? {
-      strategyId: squareOff.strategyId,
-      rootId: squareOff.id,
-      reason: squareOff.reason,
-      attempt: 0,
-    };
-    this.watched.set(key(squareOff.strategyId, exitId), { ...chain, token });
+    const chain =
+      this.tries.get(key(squareOff.strategyId, squareOff.id)) ??
+      (FRAMEWORK_SQUARE_OFF.test(squareOff.id)
+        ? {
+            strategyId: squareOff.strategyId,
+            token,
+            rootId: squareOff.id,
+            reason: squareOff.reason,
+            refusals: 0,
+            lastReason: '',
+          }
+        : undefined);
+    if (chain !== undefined) this.watched.set(key(squareOff.strategyId, exitId), chain);
   }
 
-  /** Follows the engine's events: an awaited exit ends, or is refused and tried again. */
+  /** Follows the engine's events: an awaited exit ends, or is refused. */
   onEvent(e: OrderEvent): void {
     if (this.watched.size === 0) return;
-    const refusal = e.type === 'OrderRejected' || e.type === 'OrderDenied';
-    if (!refusal && e.type !== 'OrderFilled' && e.type !== 'OrderCancelled') return;
-    const k = key(e.strategyId, e.intentId);
-    const w = this.watched.get(k);
-    if (w === undefined) return;
-    this.watched.delete(k);
-    // A denial too (a risk limit an exit still meets): tried again, and alerted at the end.
-    if (refusal) this.refused(w, e.reason, e.at);
-  }
-
-  private refused(w: Watched, reason: string, at: number): void {
-    const { logger } = this.core.options;
-    const where = { strategyId: w.strategyId, token: w.token, intentId: w.rootId };
-    if (w.attempt >= this.options.attempts) {
-      logger.error(
-        { ...where, tries: w.attempt + 1, reason },
-        'square-off exit refused on every try: giving up, the position may still be open',
-      );
-      this.gaveUp({ ...where, tries: w.attempt + 1, reason, at });
+    if (
+      e.type !== 'OrderRejected' &&
+      e.type !== 'OrderDenied' &&
+      e.type !== 'OrderFilled' &&
+      e.type !== 'OrderCancelled'
+    )
       return;
+    const k = key(e.strategyId, e.intentId);
+    const chain = this.watched.get(k);
+    if (chain === undefined) return;
+    this.watched.delete(k);
+    if (e.type === 'OrderDenied') {
+      this.end(chain, `denied by a risk check, which would deny every try: ${e.reason}`);
+    } else if (e.type === 'OrderRejected') {
+      chain.refusals += 1;
+      chain.lastReason = e.reason;
+      const order = this.core.tracker.byIntent(e.strategyId, e.intentId);
+      if (order !== undefined && uncertain(order))
+        this.end(chain, `its outcome is not known for sure, not sent again: ${e.reason}`);
+      else if (chain.refusals > this.options.attempts)
+        this.end(chain, `refused on every try: ${e.reason}`);
+      else this.later(chain, chain.refusals - 1, 'square-off exit refused: trying again');
     }
-    this.later(w, reason);
   }
 
-  /** Schedules the next try of `w`'s chain. */
-  private later(w: Watched, reason: string): void {
+  /** Gives up on a chain: logged, and reported once the event at hand has been heard. */
+  private end(chain: Chain, why: string): void {
+    const { clock, logger } = this.core.options;
+    const given: ExitGivenUp = {
+      strategyId: chain.strategyId,
+      token: chain.token,
+      intentId: chain.rootId,
+      refusals: chain.refusals,
+      reason: why,
+      at: clock.now(),
+    };
+    logger.error(given, 'square-off exit given up: the position may still be open');
+    // After the event's other listeners (its own rejection alert comes first).
+    queueMicrotask(() => this.gaveUp(given));
+  }
+
+  /** Looks at the chain again after the wait number `step` (doubling, capped). */
+  private later(chain: Chain, step: number, msg: string): void {
     if (this.stopped) return;
     const { clock, logger } = this.core.options;
-    const delayMs = Math.min(
-      Math.max(this.options.maxDelayMs, this.options.firstDelayMs),
-      this.options.firstDelayMs * 2 ** w.attempt,
-    );
-    const attempt = w.attempt + 1;
+    const { firstDelayMs, maxDelayMs } = this.options;
+    const delayMs = Math.min(Math.max(maxDelayMs, firstDelayMs), firstDelayMs * 2 ** step);
     logger.warn(
       {
-        strategyId: w.strategyId,
-        token: w.token,
-        intentId: w.rootId,
-        reason,
-        attempt,
-        of: this.options.attempts,
+        strategyId: chain.strategyId,
+        token: chain.token,
+        intentId: chain.rootId,
+        refusals: chain.refusals,
+        of: this.options.attempts + 1,
+        reason: chain.lastReason,
         inMs: delayMs,
       },
-      'square-off exit refused: trying again',
+      msg,
     );
     const sub = timer(delayMs, clock.scheduler).subscribe(() => {
       this.timers.delete(sub);
-      this.attempt({ ...w, attempt }, reason);
+      this.attempt(chain, step);
     });
     this.timers.add(sub);
   }
 
-  private attempt(w: Watched, lastReason: string): void {
+  private attempt(chain: Chain, step: number): void {
     if (this.stopped) return;
     const { core } = this;
+    const now = core.options.clock.now();
+    if (core.sessions()?.isOpen(now) !== true) {
+      this.end(chain, `the market is closed (last refusal: ${chain.lastReason})`);
+      return;
+    }
+    if (core.paused()) {
+      this.later(chain, step, 'square-off exit: trading paused; waiting to try again');
+      return;
+    }
     const working = core.tracker
       .active()
-      .filter((o) => o.strategyId === w.strategyId && o.intent.instrument.token === w.token);
-    if (working.length > 0) {
-      // An exit sized now could be doubled by one of these filling: cancel, look again.
-      core.options.logger.warn(
-        { strategyId: w.strategyId, token: w.token, working: working.map((o) => o.tag) },
-        'square-off exit: orders still working in the instrument; cancelling them before the exit',
+      .filter(
+        (o) => o.strategyId === chain.strategyId && o.intent.instrument.token === chain.token,
       );
+    if (working.some((o) => this.isExit(o))) {
+      // Another square-off's exit is on its way: it owns the instrument (and its chain,
+      // if it is refused in turn).
+      core.options.logger.info(
+        { strategyId: chain.strategyId, token: chain.token, intentId: chain.rootId },
+        'square-off exit: another exit is working in the instrument; leaving it to that one',
+      );
+      return;
+    }
+    if (working.length > 0) {
       for (const o of working)
         core.requestCancel(o).catch((err: unknown) => {
           core.options.logger.warn({ err, tag: o.tag }, 'square-off exit: cancel failed');
         });
-      if (w.attempt >= this.options.attempts) this.refused(w, lastReason, core.options.clock.now());
-      else this.later(w, 'orders still working in the instrument');
+      this.later(
+        chain,
+        step,
+        'square-off exit: orders still working in the instrument; cancelling them first',
+      );
       return;
     }
-    // Reserved for strategies (check-intent.ts); the exit is `<id>:<token>` as for any square-off.
-    const id = `${w.rootId}#retry${w.attempt}`;
-    this.tries.set(id, {
-      strategyId: w.strategyId,
-      rootId: w.rootId,
-      reason: w.reason,
-      attempt: w.attempt,
-    });
-    // Kept until stop: a try deferred (a pause, the close) is watched when it goes out.
+    const id = retryIntentId(chain.rootId, chain.refusals);
+    const k = key(chain.strategyId, id);
+    this.tries.set(k, chain);
     void this.submit({
       kind: 'squareOff',
       id,
-      strategyId: w.strategyId,
-      token: w.token,
-      ...(w.reason === undefined ? {} : { reason: w.reason }),
-    });
+      strategyId: chain.strategyId,
+      token: chain.token,
+      ...(chain.reason === undefined ? {} : { reason: chain.reason }),
+    }).finally(() => this.tries.delete(k));
+  }
+
+  /** Whether `order` is the exit of a square-off (this chain's or another's). */
+  private isExit(order: TrackedOrder): boolean {
+    return (
+      this.watched.has(key(order.strategyId, order.intentId)) ||
+      (order.system === true && /:\d+$/.test(order.intentId))
+    );
   }
 
   /** No more tries: stopping. */
@@ -164,9 +220,20 @@ export class ExitRetries {
     for (const t of this.timers) t.unsubscribe();
     this.timers.clear();
     this.watched.clear();
+    this.tries.clear();
   }
 }
 
-function key(strategyId: string, intentId: string): string {
-  return `${strategyId}\u0000${intentId}`;
+/**
+ * An order whose refusal does not prove it was never placed: re-placed after an unknown
+ * outcome (an earlier attempt may yet be in the book), or left unresolved from an earlier
+ * day or at a stop.
+ */
+function uncertain(order: TrackedOrder): boolean {
+  return (
+    order.replacements > 0 ||
+    order.status === 'unresolved' ||
+    order.notPlacedAtStop !== undefined ||
+    (order.previousTags?.length ?? 0) > 0
+  );
 }

@@ -22,6 +22,7 @@ export const RESERVED_INTENT_IDS: {
     'shutdown-': "a stop's square-off (execution.onShutdown: flatten)",
     'auto-eod-': 'the intraday square-off before the close',
     'kill-': "the kill switch's square-off",
+    'ops-': "an operator's control (dashboard, Telegram)",
   },
   suffixes: {
     '/stop': "a cover order's stop leg",
@@ -40,7 +41,17 @@ export const RESERVED_INTENT_IDS: {
 const RESERVED_ID_CHARACTER = ':';
 
 /** The next try of a refused square-off exit is the square-off's id plus `#retry<n>`. */
-const RETRY_SUFFIX = /#retry\d+$/;
+export const RETRY_SUFFIX = /#retry\d+$/;
+
+/** The id of try `n` of a square-off refused under `id` (see {@link RETRY_SUFFIX}). */
+export const retryIntentId = (id: string, n: number): string => `${id}#retry${n}`;
+
+/**
+ * The square-offs the framework starts itself (before the close, the kill switch, an
+ * operator's control), whose refused exits it tries again; a strategy's own square-off
+ * is the strategy's to follow up.
+ */
+export const FRAMEWORK_SQUARE_OFF = /^(?:auto-eod-|kill-|ops-)/;
 
 /** Why `value` may not be a strategy's intent id, if it may not. */
 function reservedIdProblem(value: string): string | undefined {

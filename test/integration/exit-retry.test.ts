@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SessionError } from '../../src/api/errors/session-error.ts';
 import type { ExitGivenUp } from '../../src/execution/exit-retries.ts';
 import { SIMULATED_REJECTION } from '../../src/sim/http/fault-injector.ts';
 import {
@@ -41,10 +42,10 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     const h = await setUp(MORNING);
     await holdTen(h);
     h.sim.faults.set({ rejectOrders: 2 });
-    await h.engine.submit({ kind: 'squareOff', id: 'eod', strategyId: 's1' });
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1' });
     await step(h, 0);
     expect(h.events.filter((e) => e.type === 'OrderRejected').map((e) => e.intentId)).toEqual([
-      'eod:3045',
+      'auto-eod-1:3045',
     ]);
     // Nothing before the first wait (5 s) is over.
     await step(h, 4_000);
@@ -62,9 +63,9 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
       .map((e) => [e.type, e.intentId, 'reason' in e ? e.reason : undefined]);
     expect(ends).toEqual([
       ['OrderFilled', 'entry', undefined],
-      ['OrderRejected', 'eod:3045', SIMULATED_REJECTION],
-      ['OrderRejected', 'eod#retry1:3045', SIMULATED_REJECTION],
-      ['OrderFilled', 'eod#retry2:3045', undefined],
+      ['OrderRejected', 'auto-eod-1:3045', SIMULATED_REJECTION],
+      ['OrderRejected', 'auto-eod-1#retry1:3045', SIMULATED_REJECTION],
+      ['OrderFilled', 'auto-eod-1#retry2:3045', undefined],
     ]);
     // Closed: later time places nothing more.
     await step(h, 120_000);
@@ -77,19 +78,20 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
     await holdTen(h);
     h.sim.faults.set({ rejectOrders: 100 });
-    await h.engine.submit({ kind: 'squareOff', id: 'k', strategyId: 's1', reason: 'test' });
+    await h.engine.submit({ kind: 'squareOff', id: 'kill-1', strategyId: 's1', reason: 'test' });
     await step(h, 0);
     await step(h, 1_000);
     expect(givenUp).toEqual([]);
     await step(h, 2_000);
     expect(await simOrders(h, 'S')).toEqual(['REJECTED', 'REJECTED', 'REJECTED']);
+    await Promise.resolve(); // reported after the event's other listeners
     expect(givenUp).toEqual([
       {
         strategyId: 's1',
         token: 3045,
-        intentId: 'k',
-        tries: 3,
-        reason: SIMULATED_REJECTION,
+        intentId: 'kill-1',
+        refusals: 3,
+        reason: `refused on every try: ${SIMULATED_REJECTION}`,
         at: expect.any(Number),
       },
     ]);
@@ -102,7 +104,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     const h = await setUp(MORNING);
     await holdTen(h);
     h.sim.faults.set({ rejectOrders: 1 });
-    await h.engine.submit({ kind: 'squareOff', id: 'eod', strategyId: 's1' });
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1' });
     await step(h, 0);
     // The strategy closes it itself before the try.
     await h.engine.submit(placeIntent('own-exit', { side: 'S' }));
@@ -119,7 +121,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     const h = await setUp(MORNING);
     await holdTen(h);
     h.sim.faults.set({ rejectOrders: 1 });
-    await h.engine.submit({ kind: 'squareOff', id: 'eod', strategyId: 's1' });
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1' });
     await step(h, 0);
     // A resting buy far below the market appears before the try.
     await h.engine.submit(placeIntent('rest', { orderType: 'LMT', price: 76_000, quantity: 1 }));
@@ -131,5 +133,134 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     await step(h, 10_000);
     expect(await simOrders(h, 'S')).toEqual(['REJECTED', 'COMPLETE']);
     expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+  });
+
+  it("leaves a strategy's own square-off to the strategy", async () => {
+    const h = await setUp(MORNING);
+    await holdTen(h);
+    h.sim.faults.set({ rejectOrders: 1 });
+    await h.engine.submit({ kind: 'squareOff', id: 'flat', strategyId: 's1' });
+    await step(h, 0);
+    await step(h, 60_000);
+    expect(await simOrders(h, 'S')).toEqual(['REJECTED']);
+    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(10);
+  });
+
+  it("keeps each strategy's chain its own when they share the square-off's id", async () => {
+    // The square-off before the close, the kill switch and an operator's square-off-all
+    // give every strategy one id: each strategy's tries close its own position.
+    const h = await setUp(MORNING);
+    await holdTen(h);
+    await h.engine.submit({ ...placeIntent('entry-2', { quantity: 5 }), strategyId: 's2' });
+    await step(h, 0);
+    h.sim.faults.set({ rejectOrders: 4 });
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-7', strategyId: 's1' });
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-7', strategyId: 's2' });
+    await step(h, 0);
+    await step(h, 5_000);
+    await step(h, 10_000);
+    expect(await simOrders(h, 'S')).toEqual([
+      'REJECTED',
+      'REJECTED',
+      'REJECTED',
+      'REJECTED',
+      'COMPLETE',
+      'COMPLETE',
+    ]);
+    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(h.engine.positions.position('s2', 3045)?.netQuantity).toBe(0);
+  });
+
+  it('waits while trading is paused, spending no try, and sends once resumed', async () => {
+    // Checked to fail without the pause check: the try was submitted and deferred.
+    const h = await setUp(MORNING, { exitRetries: { attempts: 1, firstDelayMs: 1_000 } });
+    await holdTen(h);
+    h.sim.faults.set({ rejectOrders: 1 });
+    await h.engine.submit({ kind: 'squareOff', id: 'ops-1', strategyId: 's1' });
+    await step(h, 0);
+    h.engine.pause(new SessionError('expired', { operation: 'placeOrder', status: 401 }));
+    await step(h, 1_000);
+    await step(h, 1_000);
+    await step(h, 1_000);
+    expect(await simOrders(h, 'S')).toEqual(['REJECTED']);
+    // Not even submitted (to wait among the deferred intents, sized from now).
+    expect(h.events.filter((e) => e.type === 'IntentDeferred')).toEqual([]);
+    h.engine.resume();
+    await step(h, 1_000);
+    expect(await simOrders(h, 'S')).toEqual(['REJECTED', 'COMPLETE']);
+    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+  });
+
+  it('gives up when the market has closed by the try: nothing waits for the next open', async () => {
+    // Checked to fail without the closed-market check: the try's exit, sized on Friday,
+    // was deferred to Monday's open and sent there.
+    const h = await setUp('2026-11-20T15:29:40+05:30', {
+      exitRetries: { attempts: 5, firstDelayMs: 30_000 },
+    });
+    const givenUp: ExitGivenUp[] = [];
+    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+    await holdTen(h);
+    h.sim.faults.set({ rejectOrders: 1 });
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-9', strategyId: 's1' });
+    await step(h, 0);
+    await step(h, 30_000);
+    await Promise.resolve();
+    expect(givenUp.map((g) => g.reason)).toEqual([
+      `the market is closed (last refusal: ${SIMULATED_REJECTION})`,
+    ]);
+    expect(await simOrders(h, 'S')).toEqual(['REJECTED']);
+    await h.clock.advanceToAsync(Date.parse('2026-11-23T09:20:00+05:30'));
+    await step(h, 0);
+    // The entry and the refused exit; Monday's book holds nothing.
+    expect(h.sim.stats.count('placeOrder')).toBe(2);
+    expect(await h.client.orderBook()).toEqual([]);
+  });
+
+  it('gives up at once on a risk denial, which every try would meet', async () => {
+    const h = await setUp(MORNING, { risk: { maxOrderQuantity: 5 } });
+    const givenUp: ExitGivenUp[] = [];
+    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+    await h.engine.submit(placeIntent('a', { quantity: 5 }));
+    await h.engine.submit(placeIntent('b', { quantity: 5 }));
+    await step(h, 0);
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-3', strategyId: 's1' });
+    await step(h, 0);
+    await Promise.resolve();
+    expect(givenUp).toHaveLength(1);
+    expect(givenUp[0]?.reason).toMatch(/^denied by a risk check, which would deny every try: /);
+    await step(h, 60_000);
+    expect(await simOrders(h, 'S')).toEqual([]);
+  });
+
+  it('never sends again an exit whose outcome stayed unknown twice', async () => {
+    // The engine re-places an unknown outcome once only; an earlier attempt may still be
+    // in the book. Checked to fail with `uncertain()` answering false: a third exit went out.
+    const h = await setUp(MORNING);
+    const givenUp: ExitGivenUp[] = [];
+    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+    await holdTen(h);
+    h.sim.faults.set({ dropRate: 1, routes: ['placeOrder'] });
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-5', strategyId: 's1' });
+    for (let i = 0; i < 4; i++) await step(h, 3_000);
+    await Promise.resolve();
+    expect(h.sim.stats.count('placeOrder')).toBe(3);
+    expect(givenUp.map((g) => g.reason)).toEqual([
+      'its outcome is not known for sure, not sent again: placement outcome unknown twice; giving up',
+    ]);
+    h.sim.faults.reset();
+    await step(h, 120_000);
+    expect(h.sim.stats.count('placeOrder')).toBe(3);
+  });
+
+  it('tries nothing more once the engine stops', async () => {
+    const h = await setUp(MORNING);
+    await holdTen(h);
+    h.sim.faults.set({ rejectOrders: 1 });
+    await h.engine.submit({ kind: 'squareOff', id: 'kill-2', strategyId: 's1' });
+    await step(h, 0);
+    await h.engine.stop();
+    await h.clock.advanceByAsync(60_000);
+    await ioSettled();
+    expect(h.sim.stats.count('placeOrder')).toBe(2);
   });
 });

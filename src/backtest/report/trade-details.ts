@@ -1,5 +1,6 @@
 import type { Paise } from '../../domain/money.ts';
 import { legOf } from '../../execution/brackets/leg-ids.ts';
+import { RETRY_SUFFIX } from '../../strategy/check-intent.ts';
 import type { PriceBars } from '../price-sampler.ts';
 import type { RoundTrip } from '../round-trips.ts';
 import type { FillRecord } from '../trade-ledger.ts';
@@ -54,7 +55,7 @@ export function exitReasonOf(intentId: string, squareOffIds: ReadonlySet<string>
   if (intentId.startsWith('shutdown-')) return 'stop of the run';
   const colon = intentId.lastIndexOf(':');
   // A refused exit's next try is `<square-off id>#retry<n>:<token>`.
-  const squareOffId = colon > 0 ? intentId.slice(0, colon).replace(/#retry\d+$/, '') : '';
+  const squareOffId = colon > 0 ? intentId.slice(0, colon).replace(RETRY_SUFFIX, '') : '';
   if (squareOffId !== '' && squareOffIds.has(squareOffId)) return 'square-off';
   return 'strategy exit';
 }

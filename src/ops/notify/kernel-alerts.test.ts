@@ -165,7 +165,7 @@ describe('watchKernel transitions (stub kernel, virtual clock)', () => {
     sub.unsubscribe();
   });
 
-  it('alerts a square-off exit refused on every try as a rejection that names the open position', () => {
+  it('alerts a square-off exit given up on, naming the position that may be open', () => {
     const clock = new VirtualClock(Date.parse('2026-11-20T15:21:00+05:30'));
     const { kernel: k, givenUp } = stubKernel(clock);
     const alerts: Alert[] = [];
@@ -174,16 +174,16 @@ describe('watchKernel transitions (stub kernel, virtual clock)', () => {
       strategyId: 'a',
       token: 3045,
       intentId: 'auto-eod-1',
-      tries: 6,
-      reason: 'RMS: margin shortfall',
+      refusals: 6,
+      reason: 'refused on every try: RMS: margin shortfall',
       at: clock.now(),
     };
     givenUp.next(given);
     expect(alerts).toEqual([
       {
-        kind: 'rejection',
+        kind: 'square-off-failed',
         at: given.at,
-        text: 'a  square-off of SBIN-EQ refused 6 times: the position may still be OPEN, close it by hand (RMS: margin shortfall)',
+        text: 'a  square-off of SBIN-EQ given up after 6 refusal(s): the position may still be OPEN, close it by hand (refused on every try: RMS: margin shortfall)',
         data: { exitGivenUp: given },
       },
     ]);

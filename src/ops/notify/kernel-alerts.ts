@@ -67,13 +67,13 @@ export function watchKernel(
       orders.delete(key);
   });
 
-  // A square-off exit refused on every try: the one rejection alert that needs a person.
+  // A square-off's exit given up on: a person must look at the position.
   sub.add(
     engine.exitsGivenUp$.subscribe((g) =>
       emit({
-        kind: 'rejection',
+        kind: 'square-off-failed',
         at: g.at,
-        text: `${g.strategyId}  square-off of ${symbolOf(g.token) ?? g.token} refused ${g.tries} times: the position may still be OPEN, close it by hand (${g.reason})`,
+        text: `${g.strategyId}  square-off of ${symbolOf(g.token) ?? g.token} given up after ${g.refusals} refusal(s): the position may still be OPEN, close it by hand (${g.reason})`,
         data: { exitGivenUp: g },
       }),
     ),
