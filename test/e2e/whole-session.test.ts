@@ -7,6 +7,8 @@ import { isEvent, pause, waitForLog } from './helpers/wait-log.ts';
 
 // A whole trading day (Mon 5 Jan 2026, 09:15-15:30 IST) at 900x: about 26 s of real time.
 const SPEED = 900;
+/** Why an intent whose placement was lost twice ends (placement.ts). */
+const UNKNOWN_TWICE = 'placement outcome unknown twice; giving up';
 const DAY = '2026-01-05';
 let world: E2eWorld;
 // Built when the file's tests begin, so the shared clock's anchor is a few seconds ahead.
@@ -105,12 +107,34 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
     // so each must fill: a denial or rejection loses the trader an order. Checked while
     // the calendar's start-up wait ran on the market clock (5 s of market time is 8 ms at
     // 600x): the 3 pre-open intents were denied ("no trading calendar") and this failed.
+    // One exception, by design: the engine places an attempt whose answer was lost again
+    // once (after the book confirms it absent), never twice, so an intent whose two
+    // attempts both died before reaching the exchange (drop, 5xx, malformed: ≈ 10% of
+    // requests here) ends in OrderRejected ("unknown twice"). Such an intent is reported,
+    // not lost: each of its two tags is absent from the exchange's book. This failed the
+    // test in one of two full runs in session 7, when timing put two faults on one intent.
+    // Checked with `--drop-rate 0.25`: three intents ended so, each with two tags and
+    // neither in the book; without this exception `notFilled` listed them.
+    const givenUp = new Set(
+      events
+        .filter((e) => e.type === 'OrderRejected' && e.reason === UNKNOWN_TWICE)
+        .map((e) => `${e.strategyId}/${e.intentId}`),
+    );
+    const givenUpTags = events
+      .filter((e) => e.type === 'OrderSubmitted' && givenUp.has(`${e.strategyId}/${e.intentId}`))
+      .map((e) => e.tag);
+    expect(givenUpTags).toHaveLength(2 * givenUp.size);
+    expect(book.orders.filter((o) => givenUpTags.includes(o.tags))).toEqual([]);
     const filled = new Set(
       events.filter((e) => e.type === 'OrderFilled').map((e) => `${e.strategyId}/${e.intentId}`),
     );
-    const notFilled = placed.filter((i) => !filled.has(`${i.strategy}/${i.id}`));
+    const notFilled = placed.filter(
+      (i) => !filled.has(`${i.strategy}/${i.id}`) && !givenUp.has(`${i.strategy}/${i.id}`),
+    );
     const refusals = events.filter((e) => e.type === 'OrderDenied' || e.type === 'OrderRejected');
     expect(notFilled, JSON.stringify(refusals)).toEqual([]);
+    // Nearly all of them fill: two lost answers in a row are rare.
+    expect(givenUp.size, JSON.stringify(refusals)).toBeLessThanOrEqual(3);
     const refusedByThrottle = events.filter(
       (e) => e.type === 'OrderRejected' && /429|too many/i.test(e.reason ?? ''),
     );
