@@ -33,7 +33,14 @@ export function installLazySourceMaps(): void {
 const NODE_DEFAULT = 'ErrorPrepareStackTrace';
 
 function mapStackTrace(error: Error, frames: NodeJS.CallSite[]): string {
-  return headerOf(error) + frames.map((frame) => `\n    at ${mappedFrame(frame)}`).join('');
+  // Node's own errors (`ERR_*` codes) are left as V8 prints them: Node formats some
+  // internally, such as the one every fetch body's reader makes once, at a bot's start.
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const map = !(typeof code === 'string' && code.startsWith('ERR_'));
+  return (
+    headerOf(error) +
+    frames.map((frame) => `\n    at ${map ? mappedFrame(frame) : String(frame)}`).join('')
+  );
 }
 
 /** The first line V8 would print: `Name: message`. */
