@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { instrumentsConfigSchema } from './instruments-config-schema.ts';
 import { metricsConfigSchema } from './metrics-config-schema.ts';
 import { notifyConfigSchema } from './notify-config-schema.ts';
+import { isPlainServiceUrl, PLAIN_SERVICE_URL_PROBLEM } from './plain-service-url.ts';
 
 // Every object is strict: an unknown key (a typo such as `dailyMaxLos`) is an error,
 // never silently dropped in favour of a default.
@@ -13,7 +14,15 @@ const rupees = z
 /** The `broker` section: where orders and data go. */
 const brokerConfigSchema = z.strictObject({
   /** `embedded` starts the local simulator in-process; otherwise the service URL. */
-  baseUrl: z.union([z.literal('embedded'), z.url({ protocol: /^https?$/ })]).default('embedded'),
+  baseUrl: z
+    .union([
+      z.literal('embedded'),
+      // The URL is logged (which service a message is about): nothing secret may ride in it.
+      z
+        .url({ protocol: /^https?$/ })
+        .refine(isPlainServiceUrl, { message: PLAIN_SERVICE_URL_PROBLEM }),
+    ])
+    .default('embedded'),
   appId: z.string().min(1, 'expected a non-empty appId (use ${TIQS_APP_ID})').optional(),
   token: z.string().min(1, 'expected a non-empty token (use ${TIQS_ACCESS_TOKEN})').optional(),
   /** A file holding the access token; re-read when it changes. */

@@ -64,6 +64,28 @@ describe('unknown keys', () => {
   });
 });
 
+describe('broker.baseUrl', () => {
+  it.each([
+    ['https://user:hunter2-secret@api.tiqs.trading'],
+    ['https://api.tiqs.trading/?token=hunter2-secret'],
+    ['https://api.tiqs.trading/#hunter2-secret'],
+  ])('refuses %s: a URL that carries anything secret, without repeating it', (url) => {
+    // Checked to fail without the refinement: the URL was accepted, and the calendar's
+    // log lines name the service by it.
+    const err = failure(
+      `mode: live\nbroker:\n  baseUrl: "${url}"\n  appId: x\n  token: t\n${strategies}`,
+      {},
+    );
+    expect(err.problems).toEqual([
+      {
+        path: 'broker.baseUrl',
+        message: expect.stringContaining('without a user name, password, query or fragment'),
+      },
+    ]);
+    expect(err.message).not.toContain('hunter2');
+  });
+});
+
 describe('${...} placeholders', () => {
   it.each([
     ['"${TIQS_ACCESS_TOKEN"', '"${TIQS_ACCESS_TOKEN"'],

@@ -164,6 +164,17 @@ describe('tiqs-runner calendar against the service', () => {
     expect(request?.url).toBe('http://127.0.0.1:9/info/holidays');
   });
 
+  it('refuses a base URL that carries a secret, without showing it or asking anyone', async () => {
+    const fake = vi.fn<typeof fetch>();
+    const failing = runWith(fake, ['--base-url', 'https://me:hunter2-pw@sim.local:8080']);
+    await expect(failing).rejects.toThrow(
+      /^--base-url or TIQS_BASE_URL: expected a plain service URL without a user name, password/,
+    );
+    const error: unknown = await failing.catch((e: unknown) => e);
+    expect(error instanceof Error && error.message).not.toContain('hunter2');
+    expect(fake).not.toHaveBeenCalled();
+  });
+
   it.each([
     {
       what: 'an HTTP error with the failure envelope',

@@ -8,6 +8,7 @@ import { toEpochMs } from '../../calendar/instant.ts';
 import { type Session, TradingCalendar } from '../../calendar/trading-calendar.ts';
 import { LiveClock } from '../../clock/live-clock.ts';
 import { loadConfig } from '../../config/load-config.ts';
+import { isPlainServiceUrl, PLAIN_SERVICE_URL_PROBLEM } from '../../config/plain-service-url.ts';
 import { IST_ZONE, toIstIso } from '../../domain/ist.ts';
 import { EXCHANGES, type Exchange } from '../../domain/order-params.ts';
 import { readTokenFile } from '../../runtime/read-token-file.ts';
@@ -221,6 +222,9 @@ async function endpointOf(
     };
   }
   const baseUrl = (options.baseUrl ?? env.TIQS_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  // Not repeated: it is the very text that may carry a secret.
+  if (!isPlainServiceUrl(baseUrl))
+    throw new Error(`--base-url or TIQS_BASE_URL: ${PLAIN_SERVICE_URL_PROBLEM}`);
   const appId = env.TIQS_APP_ID;
   const token = env.TIQS_ACCESS_TOKEN;
   if (appId === undefined || appId === '' || token === undefined || token === '') {
