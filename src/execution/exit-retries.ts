@@ -84,7 +84,8 @@ export class ExitRetries {
             lastReason: '',
           }
         : undefined);
-    if (chain !== undefined) this.watched.set(key(squareOff.strategyId, exitId), chain);
+    // Each exit (a square-off's slices too) counts its own refusals from here.
+    if (chain !== undefined) this.watched.set(key(squareOff.strategyId, exitId), { ...chain });
   }
 
   /** Follows the engine's events: an awaited exit ends, or is refused. */
@@ -210,7 +211,7 @@ export class ExitRetries {
   private isExit(order: TrackedOrder): boolean {
     return (
       this.watched.has(key(order.strategyId, order.intentId)) ||
-      (order.system === true && /:\d+$/.test(order.intentId))
+      (order.system === true && /:\d+(?:\.\d+)?$/.test(order.intentId))
     );
   }
 

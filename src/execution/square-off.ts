@@ -1,12 +1,14 @@
 import type { PlaceIntent, SquareOffIntent } from '../domain/intents.ts';
 import type { EngineCore } from './engine-core.ts';
+import { exitSlices } from './exit-slices.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /**
  * Closes a strategy's positions (in one instrument, or all): cancels its working
  * orders, then places a market exit for each instrument's net quantity, counting
- * placements not yet answered (they cannot be cancelled but may still fill). An exit
- * the broker refuses is tried again (see `exit-retries.ts`).
+ * placements not yet answered (they cannot be cancelled but may still fill), in slices
+ * within the per-order limits (`exit-slices.ts`). An exit the broker refuses is tried
+ * again (see `exit-retries.ts`).
  */
 export async function squareOff(
   core: EngineCore,
@@ -41,23 +43,34 @@ export async function squareOff(
       .all()
       .find((o) => o.strategyId === intent.strategyId && o.intent.instrument.token === token);
     if (source === undefined) continue;
-    const exit: PlaceIntent & { strategyId: string } = {
-      kind: 'place',
-      strategyId: intent.strategyId,
-      id: `${intent.id}:${token}`,
-      instrument: source.intent.instrument,
-      side: net > 0 ? 'S' : 'B',
-      quantity: Math.abs(net),
-      orderType: 'MKT',
-      product: source.intent.product,
-      reason: intent.reason ?? 'square off',
-    };
-    core.watchExit(intent, exit.id, token);
-    // One instrument's failure must not leave the others open.
-    try {
-      await core.place(exit, undefined, true);
-    } catch (err) {
-      core.onBrokerError(exit, err);
+    const instrument = source.intent.instrument;
+    // Within the per-order limits, or a large position's exit would be denied whole.
+    const slices = exitSlices(
+      Math.abs(net),
+      instrument.lotSize ?? 1,
+      core.options.quote?.(token),
+      core.limits,
+    );
+    for (const [i, quantity] of slices.entries()) {
+      const exit: PlaceIntent & { strategyId: string } = {
+        kind: 'place',
+        strategyId: intent.strategyId,
+        // `<id>:<token>`, then `<id>:<token>.2`, … for the further slices.
+        id: i === 0 ? `${intent.id}:${token}` : `${intent.id}:${token}.${i + 1}`,
+        instrument,
+        side: net > 0 ? 'S' : 'B',
+        quantity,
+        orderType: 'MKT',
+        product: source.intent.product,
+        reason: intent.reason ?? 'square off',
+      };
+      core.watchExit(intent, exit.id, token);
+      // One slice's or instrument's failure must not leave the others open.
+      try {
+        await core.place(exit, undefined, true);
+      } catch (err) {
+        core.onBrokerError(exit, err);
+      }
     }
   }
 }

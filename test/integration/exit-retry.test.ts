@@ -217,17 +217,24 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
   });
 
   it('gives up at once on a risk denial, which every try would meet', async () => {
-    const h = await setUp(MORNING, { risk: { maxOrderQuantity: 5 } });
+    // One share has come to be worth more than one allowed order: no slice fits.
+    let ltp = 10_000;
+    const h = await setUp(MORNING, {
+      risk: { maxOrderValue: 500_000 },
+      quote: () => ({ ltp, lowerLimit: 0, upperLimit: 0 }),
+    });
     const givenUp: ExitGivenUp[] = [];
     h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
     await h.engine.submit(placeIntent('a', { quantity: 5 }));
-    await h.engine.submit(placeIntent('b', { quantity: 5 }));
     await step(h, 0);
+    ltp = 10_000_000;
     await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-3', strategyId: 's1' });
     await step(h, 0);
     await Promise.resolve();
     expect(givenUp).toHaveLength(1);
-    expect(givenUp[0]?.reason).toMatch(/^denied by a risk check, which would deny every try: /);
+    expect(givenUp[0]?.reason).toMatch(
+      /^denied by a risk check, which would deny every try: order value \d+ paise exceeds/,
+    );
     await step(h, 60_000);
     expect(await simOrders(h, 'S')).toEqual([]);
   });
@@ -262,5 +269,32 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     await h.clock.advanceByAsync(60_000);
     await ioSettled();
     expect(h.sim.stats.count('placeOrder')).toBe(2);
+  });
+
+  it('closes a position worth more than one allowed order in slices, each within the limits', async () => {
+    // Two entries of 10 at about ₹800 are each within ₹10,000; the position (₹16,000) is
+    // not. Checked to fail with the exit sent whole: denied, and the position stays at 20.
+    const ltp = { value: 0 };
+    const h = await setUp(MORNING, {
+      risk: { maxOrderValue: 1_000_000 },
+      quote: () => ({ ltp: ltp.value, lowerLimit: 0, upperLimit: 0 }),
+    });
+    ltp.value = (await h.client.quote('ltp', 3045)).ltp;
+    await h.engine.submit(placeIntent('a'));
+    await h.engine.submit(placeIntent('b'));
+    await step(h, 0);
+    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(20);
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-4', strategyId: 's1' });
+    await step(h, 0);
+    const sells = (await h.client.orderBook()).filter((o) => o.transactionType === 'S');
+    const per = Math.floor(1_000_000 / (ltp.value * 1.01));
+    const sizes = sells.map((o) => Number(o.quantity));
+    expect(per).toBeLessThan(20);
+    expect(sizes).toHaveLength(Math.ceil(20 / per));
+    expect(sizes.every((q) => q <= per)).toBe(true);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(20);
+    expect(sells.every((o) => o.orderStatus === 'COMPLETE')).toBe(true);
+    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(h.events.filter((e) => e.type === 'OrderDenied')).toEqual([]);
   });
 });
