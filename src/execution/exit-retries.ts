@@ -4,6 +4,7 @@ import type { OrderEvent } from '../domain/order-events.ts';
 import { FRAMEWORK_SQUARE_OFF, retryIntentId } from '../strategy/check-intent.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { ExitRetryOptions } from './exit-retry-options.ts';
+import { isSquareOffExitId } from './exit-slices.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /** One square-off's exit in one instrument, followed across its tries. */
@@ -17,6 +18,10 @@ interface Chain {
   refusals: number;
   /** The last refusal's reason. */
   lastReason: string;
+  /** Time spent waiting on orders working in the instrument, without sending. */
+  waitedMs: number;
+  /** A wait past the tries' whole schedule was reported. */
+  stuckReported: boolean;
 }
 
 /** An exit given up on: the position it was to close may still be open. */
@@ -27,32 +32,40 @@ export interface ExitGivenUp {
   intentId: string;
   /** Exits the broker refused. */
   refusals: number;
-  /** Why no more are tried, with the last refusal's reason. */
+  /** Why no more are tried (or why none can be sent yet), with the last refusal's reason. */
   reason: string;
   at: number;
+  /**
+   * Not given up: the exit has waited on orders working in the instrument for longer than
+   * the tries' whole schedule, and goes on waiting (reported once).
+   */
+  stillTrying?: true;
 }
 
 const key = (strategyId: string, intentId: string): string => `${strategyId}\u0000${intentId}`;
 
 /**
  * Tries the exit of a framework square-off (before the close, the kill switch's, an
- * operator's) again when the broker rejects it, so that one refusal does not leave a
- * position open into the close. Each try is a fresh square-off of that strategy and
+ * operator's) again when the broker refuses it, so that one refusal does not leave a
+ * position open into the close. A refusal is an `OrderRejected`, or an `OrderCancelled`
+ * with quantity left that the framework did not ask for (the exchange's market
+ * protection, an operator). Each try is a fresh square-off of that strategy and
  * instrument, sized from the position when it goes out (nothing when flat), named
  * `<square-off id>#retry<n>`. Before sending, a try waits:
  *
  * - while trading is paused (a refused session): the exit could not go out;
  * - while an order of the strategy works in the instrument: it could fill while the exit
- *   is on its way and double it, so the try asks to cancel it and looks again, unless it
- *   is another square-off's exit, which then owns the instrument and this chain ends.
+ *   is on its way and double it, so the try asks to cancel it and looks again (waits
+ *   longer than the tries' whole schedule are reported once, and go on until the close);
+ *   when it is another square-off's exit, the chain follows that exit instead.
  *
- * Waiting spends no try; the close bounds it. The chain gives up, and reports through
- * `gaveUp`, when the broker has refused `attempts + 1` exits, when the market is closed
- * (an exit deferred to the next open would be sized from today's position), when a risk
- * check denies the exit (the same check would deny every try), and when the refused
- * exit's outcome is not known for sure (an attempt placed again after an unknown outcome,
- * or an earlier day's: sending again blindly could double the exit). A strategy's own
- * square-off is not tried again: the strategy hears of the rejection and decides.
+ * The chain gives up, and reports through `gaveUp`, when the broker has refused
+ * `attempts + 1` exits, when the market is closed (an intraday exit is never carried into
+ * the next session: placement.ts), on a denial (a risk limit every try would meet), and
+ * when the refused exit's outcome is not known for sure (an attempt placed again after
+ * an unknown outcome, or an earlier day's: sending again blindly could double the exit).
+ * A strategy's own square-off is not tried again: the strategy hears of the rejection
+ * and decides.
  */
 export class ExitRetries {
   /** Exits awaited, by strategy and exit intent id. */
@@ -82,6 +95,8 @@ export class ExitRetries {
             reason: squareOff.reason,
             refusals: 0,
             lastReason: '',
+            waitedMs: 0,
+            stuckReported: false,
           }
         : undefined);
     // Each exit (a square-off's slices too) counts its own refusals from here.
@@ -102,22 +117,35 @@ export class ExitRetries {
     const chain = this.watched.get(k);
     if (chain === undefined) return;
     this.watched.delete(k);
+    const order = this.core.tracker.byIntent(e.strategyId, e.intentId);
     if (e.type === 'OrderDenied') {
-      this.end(chain, `denied by a risk check, which would deny every try: ${e.reason}`);
+      // A risk limit or the session's end: every try would meet it.
+      this.end(chain, `denied: ${e.reason}`);
+    } else if (e.type === 'OrderCancelled') {
+      // Cancelled with quantity left, not at the framework's request (the exchange's
+      // market protection, an operator): what is left is still to close.
+      if (order === undefined || order.cancelRequested === true) return;
+      if (e.filledQuantity >= order.quantity) return;
+      const left = order.quantity - e.filledQuantity;
+      this.refuse(chain, `cancelled with ${left} left, not at the framework's request`, order);
     } else if (e.type === 'OrderRejected') {
-      chain.refusals += 1;
-      chain.lastReason = e.reason;
-      const order = this.core.tracker.byIntent(e.strategyId, e.intentId);
-      if (order !== undefined && uncertain(order))
-        this.end(chain, `its outcome is not known for sure, not sent again: ${e.reason}`);
-      else if (chain.refusals > this.options.attempts)
-        this.end(chain, `refused on every try: ${e.reason}`);
-      else this.later(chain, chain.refusals - 1, 'square-off exit refused: trying again');
+      this.refuse(chain, e.reason, order);
     }
   }
 
+  /** The broker refused a chain's exit: tried again, or given up. */
+  private refuse(chain: Chain, reason: string, order: TrackedOrder | undefined): void {
+    chain.refusals += 1;
+    chain.lastReason = reason;
+    if (order !== undefined && uncertain(order))
+      this.end(chain, `its outcome is not known for sure, not sent again: ${reason}`);
+    else if (chain.refusals > this.options.attempts)
+      this.end(chain, `refused on every try: ${reason}`);
+    else this.later(chain, chain.refusals - 1, 'square-off exit refused: trying again');
+  }
+
   /** Gives up on a chain: logged, and reported once the event at hand has been heard. */
-  private end(chain: Chain, why: string): void {
+  private end(chain: Chain, why: string, stillTrying = false): void {
     const { clock, logger } = this.core.options;
     const given: ExitGivenUp = {
       strategyId: chain.strategyId,
@@ -126,18 +154,51 @@ export class ExitRetries {
       refusals: chain.refusals,
       reason: why,
       at: clock.now(),
+      ...(stillTrying ? { stillTrying: true as const } : {}),
     };
-    logger.error(given, 'square-off exit given up: the position may still be open');
+    logger.error(
+      given,
+      stillTrying
+        ? 'square-off exit stuck behind orders that will not cancel: the position is open'
+        : 'square-off exit given up: the position may still be open',
+    );
     // After the event's other listeners (its own rejection alert comes first).
     queueMicrotask(() => this.gaveUp(given));
+  }
+
+  /**
+   * Counts a wait on working orders; past the tries' whole schedule without sending,
+   * says so once (the chain goes on waiting, bounded by the close).
+   */
+  private waited(chain: Chain, step: number): void {
+    chain.waitedMs += this.delayOf(step);
+    if (chain.stuckReported || chain.waitedMs < this.scheduleMs) return;
+    chain.stuckReported = true;
+    this.end(
+      chain,
+      `orders working in the instrument have not gone for ${Math.round(chain.waitedMs / 1_000)} s: still asking to cancel them, no exit sent yet (last refusal: ${chain.lastReason})`,
+      true,
+    );
+  }
+
+  /** The wait number `step`: doubling from the first, capped. */
+  private delayOf(step: number): number {
+    const { firstDelayMs, maxDelayMs } = this.options;
+    return Math.min(Math.max(maxDelayMs, firstDelayMs), firstDelayMs * 2 ** step);
+  }
+
+  /** Every wait of a chain's tries, added up (135 s with the defaults). */
+  private get scheduleMs(): number {
+    let total = 0;
+    for (let step = 0; step < this.options.attempts; step++) total += this.delayOf(step);
+    return total;
   }
 
   /** Looks at the chain again after the wait number `step` (doubling, capped). */
   private later(chain: Chain, step: number, msg: string): void {
     if (this.stopped) return;
     const { clock, logger } = this.core.options;
-    const { firstDelayMs, maxDelayMs } = this.options;
-    const delayMs = Math.min(Math.max(maxDelayMs, firstDelayMs), firstDelayMs * 2 ** step);
+    const delayMs = this.delayOf(step);
     logger.warn(
       {
         strategyId: chain.strategyId,
@@ -174,12 +235,17 @@ export class ExitRetries {
       .filter(
         (o) => o.strategyId === chain.strategyId && o.intent.instrument.token === chain.token,
       );
-    if (working.some((o) => this.isExit(o))) {
-      // Another square-off's exit is on its way: it owns the instrument (and its chain,
-      // if it is refused in turn).
+    const exits = working.filter((o) => this.isExit(o));
+    if (exits.length > 0) {
+      // Another square-off's exit is on its way: this chain follows it instead (a chain
+      // already following it goes on alone), so its refusal is tried again or alerted.
+      for (const o of exits) {
+        const k = key(o.strategyId, o.intentId);
+        if (!this.watched.has(k)) this.watched.set(k, { ...chain });
+      }
       core.options.logger.info(
         { strategyId: chain.strategyId, token: chain.token, intentId: chain.rootId },
-        'square-off exit: another exit is working in the instrument; leaving it to that one',
+        'square-off exit: another exit is working in the instrument; following it instead',
       );
       return;
     }
@@ -188,9 +254,10 @@ export class ExitRetries {
         core.requestCancel(o).catch((err: unknown) => {
           core.options.logger.warn({ err, tag: o.tag }, 'square-off exit: cancel failed');
         });
+      this.waited(chain, step);
       this.later(
         chain,
-        step,
+        Math.min(step + 1, this.options.attempts),
         'square-off exit: orders still working in the instrument; cancelling them first',
       );
       return;
@@ -211,7 +278,7 @@ export class ExitRetries {
   private isExit(order: TrackedOrder): boolean {
     return (
       this.watched.has(key(order.strategyId, order.intentId)) ||
-      (order.system === true && /:\d+(?:\.\d+)?$/.test(order.intentId))
+      (order.system === true && isSquareOffExitId(order.intentId))
     );
   }
 

@@ -33,3 +33,8 @@ export function exitSlices(
   for (let left = quantity; left > 0; left -= most) slices.push(Math.min(most, left));
   return slices;
 }
+
+/** A square-off's exit: `<id>:<token>`, or a further slice `<id>:<token>.<n>`. */
+export function isSquareOffExitId(intentId: string): boolean {
+  return /:\d+(?:\.\d+)?$/.test(intentId);
+}

@@ -6,6 +6,7 @@ import { istDayNumber } from '../domain/ist.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
 import { ocoGroupOf } from './brackets/leg-ids.ts';
 import type { EngineCore } from './engine-core.ts';
+import { isSquareOffExitId } from './exit-slices.ts';
 import { exposureOf } from './exposure.ts';
 import { orderTag, tagSeq } from './order-tag.ts';
 import type { FollowUp } from './order-tracker.ts';
@@ -56,11 +57,10 @@ export class Placements {
     let again = reuse;
     const existing = this.core.tracker.byIntent(intent.strategyId, intent.id);
     // An order the service refused for an expired session was never placed: after the
-    // pause it goes out under the same intent and record.
-    if (existing?.sessionRefused === true && again === undefined) {
-      delete existing.sessionRefused;
-      again = existing;
-    }
+    // pause it goes out under the same intent and record (marked so until it is sent: a
+    // pause that ends after the close defers it again).
+    const refused = existing?.sessionRefused === true && again === undefined;
+    if (refused) again = existing;
     if (existing !== undefined && again === undefined && !system) {
       this.core.deny(intent, `intent id "${intent.id}" was already used`);
       return;
@@ -73,6 +73,19 @@ export class Placements {
       return;
     }
     const now = clock.now();
+    if (isIntradayExit(intent) && intent.afterHours !== 'amo') {
+      // Sized from its session's position, which the broker squares off at its close:
+      // carried into a later session, it would open a position instead.
+      const since = again?.placedAt ?? now;
+      if (!sessions.isOpen(now) || (sessions.nextClose(since) ?? Number.POSITIVE_INFINITY) <= now) {
+        if (again !== undefined) delete again.sessionRefused;
+        this.core.deny(
+          intent,
+          'an intraday square-off exit is not carried past its session (the broker squares intraday positions off at the close): check the position with the broker',
+        );
+        return;
+      }
+    }
     let amo = false;
     if (!sessions.isOpen(now)) {
       if (intent.afterHours === 'amo') amo = true;
@@ -166,6 +179,7 @@ export class Placements {
       this.journalBeforeSend(order, [order], submitted);
     } else {
       order = again;
+      if (refused) delete order.sessionRefused;
       const oldTag = order.tag;
       // The earlier attempt's row is closed in the same transaction that opens this one,
       // so a restart never takes it for a live order; its tag is still watched for.
@@ -345,4 +359,9 @@ export class Placements {
       if (err instanceof SessionError) this.core.pause(err);
     }
   }
+}
+
+/** A square-off's exit of an intraday position. */
+function isIntradayExit(intent: PlaceIntent): boolean {
+  return intent.product === 'I' && isSquareOffExitId(intent.id);
 }

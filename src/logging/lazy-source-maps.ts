@@ -5,6 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** A generated file's map, `null` once looked for and not found. */
 const maps = new Map<string, SourceMap | null>();
+/** Files whose linked map a Node error's trace did not read (a later trace may). */
+const linkedUnread = new Set<string>();
 
 const MAPPING_URL = '//# sourceMappingURL=';
 
@@ -26,26 +28,39 @@ export function installLazySourceMaps(): void {
   // ours from an earlier call, or someone else's, and kept.
   const current = Error.prepareStackTrace;
   if (current !== undefined && current.name !== NODE_DEFAULT) return;
+  nodeDefault = current;
   Error.prepareStackTrace = mapStackTrace;
 }
 
 /** Node's default `Error.prepareStackTrace`, by name. */
 const NODE_DEFAULT = 'ErrorPrepareStackTrace';
+/** Node's own, kept for the first line (`RangeError [ERR_OUT_OF_RANGE]: …`). */
+let nodeDefault: ((error: Error, frames: NodeJS.CallSite[]) => unknown) | undefined;
 
 function mapStackTrace(error: Error, frames: NodeJS.CallSite[]): string {
-  // Node's own errors (`ERR_*` codes) are left as V8 prints them: Node formats some
-  // internally, such as the one every fetch body's reader makes once, at a bot's start.
-  const code = (error as { code?: unknown } | undefined)?.code;
-  const map = !(typeof code === 'string' && code.startsWith('ERR_'));
+  // Node's own errors (`ERR_*` codes) get only maps already read or inline (the strategy
+  // cache's): Node formats some itself, such as the one every fetch body's reader makes
+  // once at a bot's start, and reading a chunk's map for it would cost that start ≈ 20 ms.
+  const linked = !isNodeError(error);
   return (
-    headerOf(error) +
-    frames.map((frame) => `\n    at ${map ? mappedFrame(frame) : String(frame)}`).join('')
+    headerOf(error) + frames.map((frame) => `\n    at ${mappedFrame(frame, linked)}`).join('')
   );
 }
 
-/** The first line V8 would print: `Name: message`. */
-function headerOf(error: unknown): string {
+function isNodeError(error: unknown): boolean {
   try {
+    const code = (error as { code?: unknown } | null | undefined)?.code;
+    return typeof code === 'string' && code.startsWith('ERR_');
+  } catch {
+    return false;
+  }
+}
+
+/** The first line Node would print: `Name: message`, `Name [CODE]: message`. */
+function headerOf(error: Error): string {
+  try {
+    const header = nodeDefault?.(error, []);
+    if (typeof header === 'string') return header;
     return Error.prototype.toString.call(error);
   } catch {
     return '<error>';
@@ -53,14 +68,14 @@ function headerOf(error: unknown): string {
 }
 
 /** One frame as V8 prints it, its location replaced by the original source's. */
-function mappedFrame(frame: NodeJS.CallSite): string {
+function mappedFrame(frame: NodeJS.CallSite, linked: boolean): string {
   const text = String(frame);
   try {
     const file = frame.getFileName();
     const line = frame.getLineNumber();
     const column = frame.getColumnNumber();
     if (file === undefined || file === null || line === null || column === null) return text;
-    const map = mapOf(file);
+    const map = mapOf(file, linked);
     if (map === undefined) return text;
     const entry = map.findEntry(line - 1, column - 1) as Partial<{
       originalSource: string;
@@ -81,17 +96,22 @@ function toPath(source: string): string {
   return source.startsWith('file:') ? fileURLToPath(source) : source;
 }
 
-function mapOf(file: string): SourceMap | undefined {
+/** The map of `file`; with `linked` false, only one read before or inline in the file. */
+function mapOf(file: string, linked: boolean): SourceMap | undefined {
   let map = maps.get(file);
   if (map === undefined) {
-    map = findSourceMap(file) ?? loadMap(file) ?? null;
+    if (!linked && linkedUnread.has(file)) return undefined;
+    map = findSourceMap(file) ?? loadMap(file, linked);
+    if (map === undefined && !linked && linkedUnread.has(file)) return undefined;
+    map ??= null;
     maps.set(file, map);
+    linkedUnread.delete(file);
   }
   return map ?? undefined;
 }
 
 /** The map a generated file names in its last `sourceMappingURL` comment, if it has one. */
-function loadMap(file: string): SourceMap | undefined {
+function loadMap(file: string, linked: boolean): SourceMap | undefined {
   if (!file.startsWith('file:') && !isAbsolute(file)) return undefined;
   const path = file.startsWith('file:') ? fileURLToPath(file) : file;
   let text: string;
@@ -103,6 +123,10 @@ function loadMap(file: string): SourceMap | undefined {
   const at = text.lastIndexOf(MAPPING_URL);
   if (at < 0) return undefined;
   const url = text.slice(at + MAPPING_URL.length).trim();
+  if (!linked && !url.startsWith('data:')) {
+    linkedUnread.add(file);
+    return undefined;
+  }
   try {
     let payload: SourceMapPayload;
     let base: string;

@@ -175,7 +175,11 @@ describe('the bundled CLI loading strategies', () => {
       '} catch (err) {',
       "  framework = (err as Error).stack ?? '';",
       '}',
-      'writeFileSync(process.env.PROBE_OUT as string, JSON.stringify({ own: fail().stack, framework }));',
+      'function bad(): string {',
+      "  try { Buffer.alloc(-1); } catch (err) { return (err as Error).stack ?? ''; }",
+      "  return '';",
+      '}',
+      'writeFileSync(process.env.PROBE_OUT as string, JSON.stringify({ own: fail().stack, framework, node: bad() }));',
       "export default defineStrategy({ name: 'probe', params: z.object({}), setup: () => EMPTY });",
     ];
     writeFileSync(join(dir, 'probe.ts'), lines.join('\n'));
@@ -183,7 +187,11 @@ describe('the bundled CLI loading strategies', () => {
     for (const round of ['first start', 'second start']) {
       const run = validate(dir, 'probe.ts', env);
       expect(run.code, round).toBe(0);
-      const { own, framework } = run.seen as { own: string; framework: string };
+      const { own, framework, node } = run.seen as {
+        own: string;
+        framework: string;
+        node: string;
+      };
       const probe = join(dir, 'probe.ts');
       expect(own.split('\n').slice(0, 2), round).toEqual([
         'Error: from the strategy',
@@ -195,6 +203,14 @@ describe('the bundled CLI loading strategies', () => {
           /^ {4}at parseRupees \((file:\/\/)?\/.*\/src\/domain\/money\.ts:28:\d+\)$/,
         ),
         expect.stringMatching(new RegExp(`^ {4}at (file://)?${probe}:10:3$`)),
+      ]);
+      // Node's own errors keep Node's first line, code included, and the strategy's lines.
+      expect(node.split('\n').slice(0, 3), round).toEqual([
+        expect.stringMatching(
+          /^RangeError \[ERR_OUT_OF_RANGE\]: The value of "size" is out of range/,
+        ),
+        expect.stringMatching(/^ {4}at Function\.alloc \(node:buffer:\d+:\d+\)$/),
+        expect.stringMatching(new RegExp(`^ {4}at bad \\((file://)?${probe}:15:\\d+\\)$`)),
       ]);
     }
   });

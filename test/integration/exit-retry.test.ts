@@ -232,9 +232,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     await step(h, 0);
     await Promise.resolve();
     expect(givenUp).toHaveLength(1);
-    expect(givenUp[0]?.reason).toMatch(
-      /^denied by a risk check, which would deny every try: order value \d+ paise exceeds/,
-    );
+    expect(givenUp[0]?.reason).toMatch(/^denied: order value \d+ paise exceeds/);
     await step(h, 60_000);
     expect(await simOrders(h, 'S')).toEqual([]);
   });
@@ -296,5 +294,30 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     expect(sells.every((o) => o.orderStatus === 'COMPLETE')).toBe(true);
     expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
     expect(h.events.filter((e) => e.type === 'OrderDenied')).toEqual([]);
+  });
+
+  it('never carries an intraday exit refused for its session into the next day', async () => {
+    // Checked to fail without the session check in placement.ts: Friday's SELL 10 was
+    // placed at Monday's resume (against a real broker, which squared the position off
+    // on Friday, a new short).
+    const h = await setUp('2026-11-20T15:15:00+05:30');
+    const givenUp: ExitGivenUp[] = [];
+    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+    await holdTen(h);
+    h.sim.faults.set({ tokenExpiresAt: h.clock.now() });
+    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-8', strategyId: 's1' });
+    await ioSettled();
+    expect(h.engine.pausedReason).toBeDefined();
+    await h.clock.advanceToAsync(Date.parse('2026-11-23T09:30:00+05:30'));
+    h.sim.faults.set({ tokenExpiresAt: undefined });
+    h.engine.resume();
+    await step(h, 0);
+    await Promise.resolve();
+    expect(await h.client.orderBook()).toEqual([]);
+    // The entry, and the exit the service refused for the session: nothing since.
+    expect(h.sim.stats.count('placeOrder')).toBe(2);
+    expect(givenUp.map((g) => g.reason)).toEqual([
+      expect.stringMatching(/^denied: an intraday square-off exit is not carried past its session/),
+    ]);
   });
 });

@@ -73,7 +73,10 @@ export function watchKernel(
       emit({
         kind: 'square-off-failed',
         at: g.at,
-        text: `${g.strategyId}  square-off of ${symbolOf(g.token) ?? g.token} given up after ${g.refusals} refusal(s): the position may still be OPEN, close it by hand (${g.reason})`,
+        text:
+          g.stillTrying === true
+            ? `${g.strategyId}  square-off of ${symbolOf(g.token) ?? g.token} stuck: the position is OPEN; check it with the broker (${g.reason})`
+            : `${g.strategyId}  square-off of ${symbolOf(g.token) ?? g.token} given up after ${g.refusals} refusal(s): the position may still be OPEN, close it by hand (${g.reason})`,
         data: { exitGivenUp: g },
       }),
     ),

@@ -55,6 +55,7 @@ describe('Notifier', () => {
     await all?.stop(AbortSignal.timeout(2_000));
     expect(all?.stats()).toMatchObject({ sent: ALERT_KINDS.length, dropped: 0, failed: 0 });
 
+    // A list with the kill switch (or rejections) takes the failed square-off too.
     const some = await Notifier.fromConfig(
       config(`notify:\n  webhook: { url: "${receiver.url}", events: [fill, kill-switch] }\n`),
       { logger: pino({ level: 'silent' }) },
@@ -64,8 +65,16 @@ describe('Notifier', () => {
     expect(receiver.received.slice(ALERT_KINDS.length).map((g) => g.json.kind)).toEqual([
       'fill',
       'kill-switch',
+      'square-off-failed',
     ]);
-    expect(some?.stats()).toMatchObject({ sent: 2, channels: { webhook: { sent: 2 } } });
+    expect(some?.stats()).toMatchObject({ sent: 3, channels: { webhook: { sent: 3 } } });
+    const fills = await Notifier.fromConfig(
+      config(`notify:\n  webhook: { url: "${receiver.url}", events: [fill] }\n`),
+      { logger: pino({ level: 'silent' }) },
+    );
+    for (const kind of ALERT_KINDS) fills?.emit({ kind, at, text: kind });
+    await fills?.stop(AbortSignal.timeout(2_000));
+    expect(fills?.stats()).toMatchObject({ sent: 1 });
   });
 
   it("scrubs with the scrubber it is given (run's, rebuilt when credentials are reloaded)", async () => {

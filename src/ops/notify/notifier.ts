@@ -76,8 +76,16 @@ export class Notifier {
       ...(deps.now === undefined ? {} : { now: deps.now }),
     };
     const channels: { channel: AlertChannel; kinds: ReadonlySet<AlertKind> | undefined }[] = [];
+    // A channel that takes rejections or the kill switch also gets the square-off that
+    // failed (a kind added later, which a list written before would miss).
     const kindsOf = (events: readonly AlertKind[] | undefined) =>
-      events === undefined ? undefined : new Set(events);
+      events === undefined
+        ? undefined
+        : new Set<AlertKind>(
+            events.includes('rejection') || events.includes('kill-switch')
+              ? [...events, 'square-off-failed']
+              : events,
+          );
     if (n.webhook !== undefined) {
       const { WebhookChannel } = await import('./webhook-channel.ts');
       channels.push({
