@@ -42,9 +42,7 @@ function mapStackTrace(error: Error, frames: NodeJS.CallSite[]): string {
   // cache's): Node formats some itself, such as the one every fetch body's reader makes
   // once at a bot's start, and reading a chunk's map for it would cost that start ≈ 20 ms.
   const linked = !isNodeError(error);
-  return (
-    headerOf(error) + frames.map((frame) => `\n    at ${mappedFrame(frame, linked)}`).join('')
-  );
+  return headerOf(error) + frames.map((frame) => `\n    at ${mappedFrame(frame, linked)}`).join('');
 }
 
 function isNodeError(error: unknown): boolean {

@@ -113,8 +113,9 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
     // requests here) ends in OrderRejected ("unknown twice"). Such an intent is reported,
     // not lost: each of its two tags is absent from the exchange's book. This failed the
     // test in one of two full runs in session 7, when timing put two faults on one intent.
-    // Checked with `--drop-rate 0.25`: three intents ended so, each with two tags and
-    // neither in the book; without this exception `notFilled` listed them.
+    // Checked with `--drop-rate 0.25`: three intents ended so, each with two tags,
+    // neither in the book and both among the simulator's faulted placements; without this
+    // exception `notFilled` listed them.
     const givenUp = new Set(
       events
         .filter((e) => e.type === 'OrderRejected' && e.reason === UNKNOWN_TWICE)
@@ -125,6 +126,10 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
       .map((e) => e.tag);
     expect(givenUpTags).toHaveLength(2 * givenUp.size);
     expect(book.orders.filter((o) => givenUpTags.includes(o.tags))).toEqual([]);
+    // And both attempts really reached the simulator and met a fault there: a
+    // re-placement that never went out would not be excused.
+    const unprocessed = new Set(stats.unprocessedOrderTags);
+    expect(givenUpTags.filter((t) => !unprocessed.has(t ?? ''))).toEqual([]);
     const filled = new Set(
       events.filter((e) => e.type === 'OrderFilled').map((e) => `${e.strategyId}/${e.intentId}`),
     );
@@ -134,7 +139,7 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
     const refusals = events.filter((e) => e.type === 'OrderDenied' || e.type === 'OrderRejected');
     expect(notFilled, JSON.stringify(refusals)).toEqual([]);
     // Nearly all of them fill: two lost answers in a row are rare.
-    expect(givenUp.size, JSON.stringify(refusals)).toBeLessThanOrEqual(3);
+    expect(givenUp.size, JSON.stringify(refusals)).toBeLessThanOrEqual(2);
     const refusedByThrottle = events.filter(
       (e) => e.type === 'OrderRejected' && /429|too many/i.test(e.reason ?? ''),
     );

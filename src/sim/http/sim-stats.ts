@@ -30,6 +30,11 @@ export interface SimStatsSnapshot {
   quotesServed: Record<string, number>;
   /** Quote requests that named each token, refused ones included: how often a client asks. */
   quotesAsked: Record<string, number>;
+  /**
+   * Tags of order placements a fault ended before any processing (dropped, failed,
+   * malformed): the orders that were never placed, as a test checks a client's view by.
+   */
+  unprocessedOrderTags: string[];
 }
 
 /**
@@ -51,6 +56,7 @@ export class SimStats {
   private readonly asked = new Map<number, number>();
   private arrivals = SimStats.emptyArrivals();
   private limited = 0;
+  private readonly unprocessed: string[] = [];
 
   /** `clock` times arrivals: the network's, so windows are real seconds on the CLI. */
   constructor(private readonly clock: Clock = new LiveClock()) {}
@@ -110,6 +116,7 @@ export class SimStats {
       rateLimited: this.limited,
       quotesServed: Object.fromEntries(this.served),
       quotesAsked: Object.fromEntries(this.asked),
+      unprocessedOrderTags: [...this.unprocessed],
     };
   }
 
@@ -119,6 +126,7 @@ export class SimStats {
     this.statuses.clear();
     this.served.clear();
     this.asked.clear();
+    this.unprocessed.length = 0;
     this.arrivals = SimStats.emptyArrivals();
     this.limited = 0;
   }
@@ -144,6 +152,11 @@ export class SimStats {
   /** @internal A 429 from the rate limiter. */
   recordRateLimited(): void {
     this.limited++;
+  }
+
+  /** @internal A fault ended an order placement carrying `tag` before any processing. */
+  recordUnprocessedOrder(tag: string): void {
+    this.unprocessed.push(tag);
   }
 
   /** @internal A quote request named these tokens (before it is answered or refused). */

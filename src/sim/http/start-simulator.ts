@@ -177,6 +177,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     const latency = faults.applies(route) ? faults.settings.latencyMs : 0;
     const action: FaultAction = faults.decide(route);
+    if (
+      route === 'placeOrder' &&
+      (action === 'drop' || action === 'fail' || action === 'malformed')
+    )
+      stats.recordUnprocessedOrder(tagOf(raw));
     if (latency > 0) await sleep(networkClock, latency);
     if (action === 'drop') return drop(req);
     if (action === 'fail') {
@@ -294,4 +299,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         server.closeAllConnections();
       }),
   };
+}
+
+/** The `tags` of a placement's body, or '' when it has none or is not JSON. */
+function tagOf(raw: Buffer): string {
+  try {
+    const tags = (JSON.parse(raw.toString('utf8')) as { tags?: unknown } | null)?.tags;
+    return typeof tags === 'string' ? tags : '';
+  } catch {
+    return '';
+  }
 }
