@@ -69,6 +69,7 @@ describe('broker.baseUrl', () => {
     ['https://user:hunter2-secret@api.tiqs.trading'],
     ['https://api.tiqs.trading/?token=hunter2-secret'],
     ['https://api.tiqs.trading/#hunter2-secret'],
+    ['https://api.tiqs.trading/?'],
   ])('refuses %s: a URL that carries anything secret, without repeating it', (url) => {
     // Checked to fail without the refinement: the URL was accepted, and the calendar's
     // log lines name the service by it.

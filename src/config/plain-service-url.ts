@@ -16,5 +16,6 @@ export const PLAIN_SERVICE_URL_PROBLEM =
 export function isPlainServiceUrl(url: string): boolean {
   if (!URL.canParse(url)) return true;
   const u = new URL(url);
-  return u.username === '' && u.password === '' && u.search === '' && u.hash === '';
+  // An empty `?` or `#` too: nothing may follow the path.
+  return u.username === '' && u.password === '' && !url.includes('?') && !url.includes('#');
 }
