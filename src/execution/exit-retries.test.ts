@@ -79,18 +79,20 @@ describe('ExitRetries', () => {
     expect(givenUp[0]?.reason).toMatch(/^orders working in the instrument have not gone for \d+ s/);
   });
 
-  it("follows another square-off's working exit, and tries again when that one is refused", () => {
+  it("waits for another square-off's working exit, uncancelled, and tries when it is gone", () => {
     // Checked to fail with the chain ending on the other exit: nothing was submitted.
-    const { clock, retries, submitted, givenUp, track, event, squareOff } = setUp();
+    const { clock, retries, submitted, givenUp, track, event, squareOff, requestCancel } = setUp();
     retries.watch(squareOff, 'kill-1:3045', 3045);
     event({ type: 'OrderRejected', intentId: 'kill-1:3045', reason: 'RMS' });
     const mine = track(order('mine:3045', { system: true }));
     clock.advanceBy(5_000);
     expect(submitted).toEqual([]);
+    expect(requestCancel).not.toHaveBeenCalled();
+    // The strategy's own exit is refused in turn (nobody retries it): this chain does.
     mine.status = 'rejected';
     event({ type: 'OrderRejected', intentId: 'mine:3045', reason: 'RMS again' });
     clock.advanceBy(10_000);
-    expect(submitted.map((i) => i.id)).toEqual(['kill-1#retry2']);
+    expect(submitted.map((i) => i.id)).toEqual(['kill-1#retry1']);
     expect(givenUp).toEqual([]);
   });
 

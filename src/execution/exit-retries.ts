@@ -235,22 +235,19 @@ export class ExitRetries {
       .filter(
         (o) => o.strategyId === chain.strategyId && o.intent.instrument.token === chain.token,
       );
-    const exits = working.filter((o) => this.isExit(o));
-    if (exits.length > 0) {
-      // Another square-off's exit is on its way: this chain follows it instead (a chain
-      // already following it goes on alone), so its refusal is tried again or alerted.
-      for (const o of exits) {
-        const k = key(o.strategyId, o.intentId);
-        if (!this.watched.has(k)) this.watched.set(k, { ...chain });
-      }
-      core.options.logger.info(
-        { strategyId: chain.strategyId, token: chain.token, intentId: chain.rootId },
-        'square-off exit: another exit is working in the instrument; following it instead',
+    if (working.length > 0 && working.every((o) => this.isExit(o))) {
+      // Other exits are on their way (a sibling slice, another square-off's): waits for
+      // them without cancelling, then sizes from what they leave; spends no try.
+      this.waited(chain, step);
+      this.later(
+        chain,
+        Math.min(step + 1, this.options.attempts),
+        'square-off exit: another exit is working in the instrument; waiting for it',
       );
       return;
     }
     if (working.length > 0) {
-      for (const o of working)
+      for (const o of working.filter((w) => !this.isExit(w)))
         core.requestCancel(o).catch((err: unknown) => {
           core.options.logger.warn({ err, tag: o.tag }, 'square-off exit: cancel failed');
         });
@@ -264,6 +261,9 @@ export class ExitRetries {
     }
     const id = retryIntentId(chain.rootId, chain.refusals);
     const k = key(chain.strategyId, id);
+    // A wait is counted from here afresh.
+    chain.waitedMs = 0;
+    chain.stuckReported = false;
     this.tries.set(k, chain);
     void this.submit({
       kind: 'squareOff',

@@ -105,7 +105,13 @@ export class Placements {
       intent.instrument.token,
       again,
       ocoGroupOf(intent.id),
-      tracker.workingFor(intent.strategyId, intent.instrument.token),
+      // A square-off's exit: orders it asked to cancel give way (counted, a resting stop
+      // would make the exit look like a new position, which the kill switch denies).
+      system
+        ? tracker
+            .workingFor(intent.strategyId, intent.instrument.token)
+            .filter((o) => o.cancelRequested !== true)
+        : tracker.workingFor(intent.strategyId, intent.instrument.token),
     );
     // The trading window: no new intraday entry from the square-off time on. The
     // framework's own orders and re-placements of accepted ones are not new entries.
@@ -184,7 +190,8 @@ export class Placements {
       // The earlier attempt's row is closed in the same transaction that opens this one,
       // so a restart never takes it for a live order; its tag is still watched for.
       const superseded = withStatus(order, 'replaced');
-      order.previousTags = [...(order.previousTags ?? []), oldTag];
+      // A tag the service refused for the session never reached the book: not watched for.
+      if (!refused) order.previousTags = [...(order.previousTags ?? []), oldTag];
       order.tag = tag;
       order.request = request;
       order.status = 'submitting';

@@ -1,6 +1,6 @@
 import type { PlaceIntent, SquareOffIntent } from '../domain/intents.ts';
 import type { EngineCore } from './engine-core.ts';
-import { exitSlices } from './exit-slices.ts';
+import { exitSlices, isSquareOffExitId } from './exit-slices.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /**
@@ -10,14 +10,43 @@ import type { TrackedOrder } from './tracked-order.ts';
  * within the per-order limits (`exit-slices.ts`). An exit the broker refuses is tried
  * again (see `exit-retries.ts`).
  */
-export async function squareOff(
+export function squareOff(
+  core: EngineCore,
+  intent: SquareOffIntent & { strategyId: string },
+): Promise<void> {
+  // One square-off of a strategy at a time: the next one sees every slice of the one
+  // before it as working (two at once, each sizing from the other's unsent slices,
+  // would close the position twice).
+  let queues = running.get(core);
+  if (queues === undefined) {
+    queues = new Map();
+    running.set(core, queues);
+  }
+  const before = queues.get(intent.strategyId) ?? Promise.resolve();
+  const mine = before.then(() => closePositions(core, intent));
+  const settled = mine.catch(() => undefined);
+  queues.set(intent.strategyId, settled);
+  const chains = queues;
+  void settled.then(() => {
+    if (chains.get(intent.strategyId) === settled) chains.delete(intent.strategyId);
+  });
+  return mine;
+}
+
+/** The square-off of each strategy under way, per engine. */
+const running = new WeakMap<EngineCore, Map<string, Promise<void>>>();
+
+async function closePositions(
   core: EngineCore,
   intent: SquareOffIntent & { strategyId: string },
 ): Promise<void> {
   const inScope = (o: TrackedOrder) =>
     o.strategyId === intent.strategyId &&
     (intent.token === undefined || o.intent.instrument.token === intent.token);
-  for (const o of core.tracker.active().filter(inScope)) await core.requestCancel(o);
+  // Another square-off's exits are left to work: they are counted below instead.
+  const isExit = (o: TrackedOrder) => o.system === true && isSquareOffExitId(o.intentId);
+  for (const o of core.tracker.active().filter(inScope))
+    if (!isExit(o)) await core.requestCancel(o);
   const tokens = new Set(
     [
       ...core.positions.positions(intent.strategyId).map((p) => p.token),
@@ -29,10 +58,16 @@ export async function squareOff(
   );
   for (const token of tokens) {
     const position = core.positions.position(intent.strategyId, token)?.netQuantity ?? 0;
-    // Placements not yet answered cannot be cancelled; what they may still add counts.
+    // Placements not yet answered cannot be cancelled, and other square-offs' exits are
+    // left to work: what they may still add counts.
     const unanswered = core.tracker
       .active()
-      .filter((o) => inScope(o) && o.intent.instrument.token === token && o.orderId === undefined)
+      .filter(
+        (o) =>
+          inScope(o) &&
+          o.intent.instrument.token === token &&
+          (o.orderId === undefined || isExit(o)),
+      )
       .reduce(
         (sum, o) => sum + (o.intent.side === 'B' ? 1 : -1) * (o.quantity - o.filledQuantity),
         0,

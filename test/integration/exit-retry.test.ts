@@ -320,4 +320,44 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
       expect.stringMatching(/^denied: an intraday square-off exit is not carried past its session/),
     ]);
   });
+
+  it('closes a sliced position once when two square-offs come at the same moment', async () => {
+    // Checked to fail with square-offs run side by side: sells of 12 + 8 + 8 left -8.
+    const ltp = { value: 0 };
+    const h = await setUp(MORNING, {
+      risk: { maxOrderValue: 1_000_000 },
+      quote: () => ({ ltp: ltp.value, lowerLimit: 0, upperLimit: 0 }),
+    });
+    ltp.value = (await h.client.quote('ltp', 3045)).ltp;
+    await h.engine.submit(placeIntent('a'));
+    await h.engine.submit(placeIntent('b'));
+    await step(h, 0);
+    await Promise.all([
+      h.engine.submit({ kind: 'squareOff', id: 'flat', strategyId: 's1' }),
+      h.engine.submit({ kind: 'squareOff', id: 'auto-eod-6', strategyId: 's1' }),
+    ]);
+    await step(h, 0);
+    await step(h, 60_000);
+    const sold = (await h.client.orderBook())
+      .filter((o) => o.transactionType === 'S' && o.orderStatus === 'COMPLETE')
+      .reduce((sum, o) => sum + Number(o.quantity), 0);
+    expect(sold).toBe(20);
+    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+  });
+
+  it('closes a position whose resting stop it cancels, also under the kill switch', async () => {
+    // Checked to fail with the stop's remainder counted: the exit looked like a new short
+    // and the kill switch denied it ("only exits are allowed today"), the stop cancelled.
+    const h = await setUp(MORNING);
+    await holdTen(h);
+    await h.engine.submit(
+      placeIntent('stop', { side: 'S', orderType: 'SL-MKT', triggerPrice: 70_000 }),
+    );
+    await step(h, 0);
+    expect(h.engine.tripKillSwitch('test')).toBe(true);
+    await step(h, 0);
+    await step(h, 5_000);
+    expect(h.events.filter((e) => e.type === 'OrderDenied')).toEqual([]);
+    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+  });
 });
