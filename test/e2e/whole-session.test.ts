@@ -113,9 +113,9 @@ describe('e2e: a compressed whole session against a faulty service', { timeout: 
     // requests here) ends in OrderRejected ("unknown twice"). Such an intent is reported,
     // not lost: each of its two tags is absent from the exchange's book. This failed the
     // test in one of two full runs in session 7, when timing put two faults on one intent.
-    // Checked with `--drop-rate 0.25`: three intents ended so, each with two tags,
-    // neither in the book and both among the simulator's faulted placements; without this
-    // exception `notFilled` listed them.
+    // Checked with `--drop-rate 0.25` (and the bound below set aside): three intents ended
+    // so, each with two tags, neither in the book and both among the simulator's faulted
+    // placements; without this exception `notFilled` listed them.
     const givenUp = new Set(
       events
         .filter((e) => e.type === 'OrderRejected' && e.reason === UNKNOWN_TWICE)
