@@ -23,7 +23,7 @@ import { toPlaceRequest } from './wire-order.ts';
  */
 export class Placements {
   private seq = 0;
-  /** Placements per IST day (system orders excluded), for the daily limit. */
+  /** Placements per IST day, the framework's own included (the service counts them too). */
   private readonly perDay = new Map<number, number>();
   /** Attempts a stop counted as not placed (absent from the book past the grace). */
   readonly notPlacedAtStop: TrackedOrder[] = [];
@@ -33,10 +33,11 @@ export class Placements {
   /** Rebuilds the day counts and the tag sequence from the journal's orders. */
   restore(orders: readonly TrackedOrder[]): void {
     for (const order of orders) {
-      if (order.system !== true) {
-        const day = istDayNumber(order.placedAt);
-        this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
-      }
+      // One row per attempt (a re-placement closes the earlier row), the framework's own
+      // included, as counted live; a late duplicate is an earlier attempt's order.
+      if (order.intentId.endsWith('#duplicate')) continue;
+      const day = istDayNumber(order.placedAt);
+      this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
     }
     for (const order of orders) this.seq = Math.max(this.seq, tagSeq(order.tag) ?? 0);
   }
@@ -167,7 +168,9 @@ export class Placements {
       at: now,
       intent: checked,
     } as const;
-    // Counted before anyone hears of it, as a listener may place again at once.
+    // Counted before anyone hears of it, as a listener may place again at once. The
+    // framework's own orders count too, as the service counts them (its 3,000 a day);
+    // exits are never held back by the count (risk-gate.ts).
     this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
     let order: TrackedOrder;
     if (again === undefined) {
