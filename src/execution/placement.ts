@@ -34,8 +34,10 @@ export class Placements {
   restore(orders: readonly TrackedOrder[]): void {
     for (const order of orders) {
       // One row per attempt (a re-placement closes the earlier row), the framework's own
-      // included, as counted live; a late duplicate is an earlier attempt's order.
-      if (order.intentId.endsWith('#duplicate')) continue;
+      // included, as counted live. Not placed by this bot: a late duplicate (an earlier
+      // attempt's order) and a cover order's stop leg (the broker's, adopted from its book).
+      const adopted = order.intentId.endsWith('#duplicate') || order.intentId.endsWith('/stop');
+      if (order.system === true && adopted) continue;
       const day = istDayNumber(order.placedAt);
       this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
     }
