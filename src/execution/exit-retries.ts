@@ -4,7 +4,7 @@ import type { OrderEvent } from '../domain/order-events.ts';
 import { FRAMEWORK_SQUARE_OFF, retryIntentId } from '../strategy/check-intent.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { ExitRetryOptions } from './exit-retry-options.ts';
-import { isSquareOffExitId } from './exit-slices.ts';
+import { isSquareOffExit } from './exit-slices.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /** One square-off's exit in one instrument, followed across its tries. */
@@ -57,7 +57,8 @@ const key = (strategyId: string, intentId: string): string => `${strategyId}\u00
  * - while an order of the strategy works in the instrument: it could fill while the exit
  *   is on its way and double it, so the try asks to cancel it and looks again (waits
  *   longer than the tries' whole schedule are reported once, and go on until the close);
- *   when it is another square-off's exit, the chain follows that exit instead.
+ *   another square-off's exit (or a sibling slice) is left to work, and the try then
+ *   sizes from what it leaves.
  *
  * The chain gives up, and reports through `gaveUp`, when the broker has refused
  * `attempts + 1` exits, when the market is closed (an intraday exit is never carried into
@@ -235,19 +236,12 @@ export class ExitRetries {
       .filter(
         (o) => o.strategyId === chain.strategyId && o.intent.instrument.token === chain.token,
       );
-    if (working.length > 0 && working.every((o) => this.isExit(o))) {
-      // Other exits are on their way (a sibling slice, another square-off's): waits for
-      // them without cancelling, then sizes from what they leave; spends no try.
-      this.waited(chain, step);
-      this.later(
-        chain,
-        Math.min(step + 1, this.options.attempts),
-        'square-off exit: another exit is working in the instrument; waiting for it',
-      );
-      return;
-    }
     if (working.length > 0) {
-      for (const o of working.filter((w) => !this.isExit(w)))
+      // Other exits (a sibling slice, another square-off's) are left to work; the rest is
+      // asked to cancel. Either way the try looks again later, spending no try, and sizes
+      // from what they leave.
+      const others = working.filter((o) => !isSquareOffExit(o));
+      for (const o of others)
         core.requestCancel(o).catch((err: unknown) => {
           core.options.logger.warn({ err, tag: o.tag }, 'square-off exit: cancel failed');
         });
@@ -255,7 +249,9 @@ export class ExitRetries {
       this.later(
         chain,
         Math.min(step + 1, this.options.attempts),
-        'square-off exit: orders still working in the instrument; cancelling them first',
+        others.length === 0
+          ? 'square-off exit: another exit is working in the instrument; waiting for it'
+          : 'square-off exit: orders still working in the instrument; cancelling them first',
       );
       return;
     }
@@ -272,14 +268,6 @@ export class ExitRetries {
       token: chain.token,
       ...(chain.reason === undefined ? {} : { reason: chain.reason }),
     }).finally(() => this.tries.delete(k));
-  }
-
-  /** Whether `order` is the exit of a square-off (this chain's or another's). */
-  private isExit(order: TrackedOrder): boolean {
-    return (
-      this.watched.has(key(order.strategyId, order.intentId)) ||
-      (order.system === true && isSquareOffExitId(order.intentId))
-    );
   }
 
   /** No more tries: stopping. */

@@ -1,5 +1,6 @@
 import type { RiskQuote } from './risk/risk-gate.ts';
 import type { RiskLimits } from './risk/risk-limits.ts';
+import type { TrackedOrder } from './tracked-order.ts';
 
 /**
  * The quantities a square-off sends to close `quantity` in one instrument: one order
@@ -37,4 +38,9 @@ export function exitSlices(
 /** A square-off's exit: `<id>:<token>`, or a further slice `<id>:<token>.<n>`. */
 export function isSquareOffExitId(intentId: string): boolean {
   return /:\d+(?:\.\d+)?$/.test(intentId);
+}
+
+/** A square-off's exit order (the framework's, under a `<id>:<token>` id). */
+export function isSquareOffExit(order: TrackedOrder): boolean {
+  return order.system === true && isSquareOffExitId(order.intentId);
 }

@@ -101,6 +101,7 @@ export class Placements {
     // Only this strategy's working orders in this instrument: the placement's cost does
     // not grow with the other orders working, nor with the day's (issue 13).
     const { tracker } = this.core;
+    const working = tracker.workingFor(intent.strategyId, intent.instrument.token);
     const exposure = exposureOf(
       this.core.positions,
       tracker,
@@ -110,11 +111,7 @@ export class Placements {
       ocoGroupOf(intent.id),
       // A square-off's exit: orders it asked to cancel give way (counted, a resting stop
       // would make the exit look like a new position, which the kill switch denies).
-      system
-        ? tracker
-            .workingFor(intent.strategyId, intent.instrument.token)
-            .filter((o) => o.cancelRequested !== true)
-        : tracker.workingFor(intent.strategyId, intent.instrument.token),
+      system ? working.filter((o) => o.cancelRequested !== true) : working,
     );
     // The trading window: no new intraday entry from the square-off time on. The
     // framework's own orders and re-placements of accepted ones are not new entries.

@@ -1,6 +1,6 @@
 import type { PlaceIntent, SquareOffIntent } from '../domain/intents.ts';
 import type { EngineCore } from './engine-core.ts';
-import { exitSlices, isSquareOffExitId } from './exit-slices.ts';
+import { exitSlices, isSquareOffExit } from './exit-slices.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /**
@@ -44,9 +44,8 @@ async function closePositions(
     o.strategyId === intent.strategyId &&
     (intent.token === undefined || o.intent.instrument.token === intent.token);
   // Another square-off's exits are left to work: they are counted below instead.
-  const isExit = (o: TrackedOrder) => o.system === true && isSquareOffExitId(o.intentId);
   for (const o of core.tracker.active().filter(inScope))
-    if (!isExit(o)) await core.requestCancel(o);
+    if (!isSquareOffExit(o)) await core.requestCancel(o);
   const tokens = new Set(
     [
       ...core.positions.positions(intent.strategyId).map((p) => p.token),
@@ -66,7 +65,7 @@ async function closePositions(
         (o) =>
           inScope(o) &&
           o.intent.instrument.token === token &&
-          (o.orderId === undefined || isExit(o)),
+          (o.orderId === undefined || isSquareOffExit(o)),
       )
       .reduce(
         (sum, o) => sum + (o.intent.side === 'B' ? 1 : -1) * (o.quantity - o.filledQuantity),

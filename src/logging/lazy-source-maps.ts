@@ -5,8 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** A generated file's map, `null` once looked for and not found. */
 const maps = new Map<string, SourceMap | null>();
-/** Files whose linked map a Node error's trace did not read (a later trace may). */
-const linkedUnread = new Set<string>();
+/** A generated file's `sourceMappingURL`, `null` when it names none. */
+const mappingUrls = new Map<string, string | null>();
 
 const MAPPING_URL = '//# sourceMappingURL=';
 
@@ -82,7 +82,7 @@ function mappedFrame(frame: NodeJS.CallSite, linked: boolean): string {
     }>;
     if (entry.originalSource === undefined || entry.originalLine === undefined) return text;
     const place = `${file}:${line}:${column}`;
-    const source = file.startsWith('file:') ? entry.originalSource : toPath(entry.originalSource);
+    const source = file.startsWith('file:') ? entry.originalSource : pathOf(entry.originalSource);
     const original = `${source}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`;
     return text.includes(place) ? text.replace(place, original) : `${text} [${original}]`;
   } catch {
@@ -90,41 +90,46 @@ function mappedFrame(frame: NodeJS.CallSite, linked: boolean): string {
   }
 }
 
-function toPath(source: string): string {
-  return source.startsWith('file:') ? fileURLToPath(source) : source;
-}
-
 /** The map of `file`; with `linked` false, only one read before or inline in the file. */
 function mapOf(file: string, linked: boolean): SourceMap | undefined {
-  let map = maps.get(file);
-  if (map === undefined) {
-    if (!linked && linkedUnread.has(file)) return undefined;
-    map = findSourceMap(file) ?? loadMap(file, linked);
-    if (map === undefined && !linked && linkedUnread.has(file)) return undefined;
-    map ??= null;
-    maps.set(file, map);
-    linkedUnread.delete(file);
-  }
-  return map ?? undefined;
+  const known = maps.get(file);
+  if (known !== undefined) return known ?? undefined;
+  // One Node holds already (a strategy loaded by tsx, which turns Node's maps on).
+  const held = findSourceMap(file);
+  const url = held === undefined ? mappingUrlOf(file) : undefined;
+  // A linked map a Node error's trace does not read: a later trace may.
+  if (!linked && url !== undefined && !url.startsWith('data:')) return undefined;
+  const map = held ?? (url === undefined ? undefined : parseMap(file, url));
+  maps.set(file, map ?? null);
+  return map;
 }
 
-/** The map a generated file names in its last `sourceMappingURL` comment, if it has one. */
-function loadMap(file: string, linked: boolean): SourceMap | undefined {
+/** The URL in a generated file's last `sourceMappingURL` comment (the file read once). */
+function mappingUrlOf(file: string): string | undefined {
+  let url = mappingUrls.get(file);
+  if (url === undefined) {
+    url = readMappingUrl(file) ?? null;
+    mappingUrls.set(file, url);
+  }
+  return url ?? undefined;
+}
+
+function readMappingUrl(file: string): string | undefined {
   if (!file.startsWith('file:') && !isAbsolute(file)) return undefined;
-  const path = file.startsWith('file:') ? fileURLToPath(file) : file;
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const text = readFileSync(pathOf(file), 'utf8');
+    const at = text.lastIndexOf(MAPPING_URL);
+    return at < 0 ? undefined : text.slice(at + MAPPING_URL.length).trim();
   } catch {
     return undefined;
   }
-  const at = text.lastIndexOf(MAPPING_URL);
-  if (at < 0) return undefined;
-  const url = text.slice(at + MAPPING_URL.length).trim();
-  if (!linked && !url.startsWith('data:')) {
-    linkedUnread.add(file);
-    return undefined;
-  }
+}
+
+const pathOf = (file: string): string => (file.startsWith('file:') ? fileURLToPath(file) : file);
+
+/** The map `url` names for `file`: inline (`data:`) or a file beside it. */
+function parseMap(file: string, url: string): SourceMap | undefined {
+  const path = pathOf(file);
   try {
     let payload: SourceMapPayload;
     let base: string;

@@ -26,7 +26,29 @@ async function step(h: ExecutionHarness, ms: number): Promise<void> {
 async function holdTen(h: ExecutionHarness): Promise<void> {
   await h.engine.submit(placeIntent('entry'));
   await step(h, 0);
-  expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(10);
+  expect(held(h)).toBe(10);
+}
+
+/**
+ * Holds 10, has the exchange refuse the next `refusals` placements, and squares off
+ * under `id`: its exit is refused (and the tries after it, up to `refusals`).
+ */
+async function refusedSquareOff(h: ExecutionHarness, id: string, refusals: number) {
+  await holdTen(h);
+  h.sim.faults.set({ rejectOrders: refusals });
+  await h.engine.submit({ kind: 'squareOff', id, strategyId: 's1' });
+  await step(h, 0);
+}
+
+/** Strategy s1's net position in SBIN as the engine holds it. */
+const held = (h: ExecutionHarness, strategyId = 's1') =>
+  h.engine.positions.position(strategyId, 3045)?.netQuantity;
+
+/** Every exit the engine gives up on, as it reports them. */
+function givenUpOf(h: ExecutionHarness): ExitGivenUp[] {
+  const givenUp: ExitGivenUp[] = [];
+  h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+  return givenUp;
 }
 
 /** The simulator's orders of `side` in SBIN, in placement order. */
@@ -42,10 +64,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     // Checked to fail: with core.watchExit a no-op (the exit never watched), the position
     // stays at 10 after the first rejection and the sim holds one SELL order.
     const h = await setUp(MORNING);
-    await holdTen(h);
-    h.sim.faults.set({ rejectOrders: 2 });
-    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1' });
-    await step(h, 0);
+    await refusedSquareOff(h, 'auto-eod-1', 2);
     expect(h.events.filter((e) => e.type === 'OrderRejected').map((e) => e.intentId)).toEqual([
       'auto-eod-1:3045',
     ]);
@@ -59,7 +78,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     expect(await simOrders(h, 'S')).toHaveLength(2);
     await step(h, 1_000);
     expect(await simOrders(h, 'S')).toEqual(['REJECTED', 'REJECTED', 'COMPLETE']);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
     const ends = h.events
       .filter((e) => e.type === 'OrderRejected' || e.type === 'OrderFilled')
       .map((e) => [e.type, e.intentId, 'reason' in e ? e.reason : undefined]);
@@ -76,8 +95,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
 
   it('gives up after the last try and says so once; nothing is placed after', async () => {
     const h = await setUp(MORNING, { exitRetries: { attempts: 2, firstDelayMs: 1_000 } });
-    const givenUp: ExitGivenUp[] = [];
-    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+    const givenUp = givenUpOf(h);
     await holdTen(h);
     h.sim.faults.set({ rejectOrders: 100 });
     await h.engine.submit({ kind: 'squareOff', id: 'kill-1', strategyId: 's1', reason: 'test' });
@@ -99,32 +117,26 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     ]);
     await step(h, 600_000);
     expect(await simOrders(h, 'S')).toHaveLength(3);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(10);
+    expect(held(h)).toBe(10);
   });
 
   it('places nothing when the position is flat by the next try', async () => {
     const h = await setUp(MORNING);
-    await holdTen(h);
-    h.sim.faults.set({ rejectOrders: 1 });
-    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1' });
-    await step(h, 0);
+    await refusedSquareOff(h, 'auto-eod-1', 1);
     // The strategy closes it itself before the try.
     await h.engine.submit(placeIntent('own-exit', { side: 'S' }));
     await step(h, 0);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
     await step(h, 5_000);
     expect(await simOrders(h, 'S')).toEqual(['REJECTED', 'COMPLETE']);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
   });
 
   it('cancels an order working in the instrument before it sends the exit', async () => {
     // Checked to fail: with the working-order check removed from ExitRetries.attempt, the
     // try's square-off cancels the resting order and sends the exit in the same breath.
     const h = await setUp(MORNING);
-    await holdTen(h);
-    h.sim.faults.set({ rejectOrders: 1 });
-    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1' });
-    await step(h, 0);
+    await refusedSquareOff(h, 'auto-eod-1', 1);
     // A resting buy far below the market appears before the try.
     await h.engine.submit(placeIntent('rest', { orderType: 'LMT', price: 76_000, quantity: 1 }));
     await step(h, 0);
@@ -134,18 +146,15 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     expect(await simOrders(h, 'S')).toEqual(['REJECTED']);
     await step(h, 10_000);
     expect(await simOrders(h, 'S')).toEqual(['REJECTED', 'COMPLETE']);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
   });
 
   it("leaves a strategy's own square-off to the strategy", async () => {
     const h = await setUp(MORNING);
-    await holdTen(h);
-    h.sim.faults.set({ rejectOrders: 1 });
-    await h.engine.submit({ kind: 'squareOff', id: 'flat', strategyId: 's1' });
-    await step(h, 0);
+    await refusedSquareOff(h, 'flat', 1);
     await step(h, 60_000);
     expect(await simOrders(h, 'S')).toEqual(['REJECTED']);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(10);
+    expect(held(h)).toBe(10);
   });
 
   it("keeps each strategy's chain its own when they share the square-off's id", async () => {
@@ -169,17 +178,14 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
       'COMPLETE',
       'COMPLETE',
     ]);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
-    expect(h.engine.positions.position('s2', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
+    expect(held(h, 's2')).toBe(0);
   });
 
   it('waits while trading is paused, spending no try, and sends once resumed', async () => {
     // Checked to fail without the pause check: the try was submitted and deferred.
     const h = await setUp(MORNING, { exitRetries: { attempts: 1, firstDelayMs: 1_000 } });
-    await holdTen(h);
-    h.sim.faults.set({ rejectOrders: 1 });
-    await h.engine.submit({ kind: 'squareOff', id: 'ops-1', strategyId: 's1' });
-    await step(h, 0);
+    await refusedSquareOff(h, 'ops-1', 1);
     h.engine.pause(new SessionError('expired', { operation: 'placeOrder', status: 401 }));
     await step(h, 1_000);
     await step(h, 1_000);
@@ -190,7 +196,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     h.engine.resume();
     await step(h, 1_000);
     expect(await simOrders(h, 'S')).toEqual(['REJECTED', 'COMPLETE']);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
   });
 
   it('gives up when the market has closed by the try: nothing waits for the next open', async () => {
@@ -199,12 +205,8 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     const h = await setUp('2026-11-20T15:29:40+05:30', {
       exitRetries: { attempts: 5, firstDelayMs: 30_000 },
     });
-    const givenUp: ExitGivenUp[] = [];
-    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
-    await holdTen(h);
-    h.sim.faults.set({ rejectOrders: 1 });
-    await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-9', strategyId: 's1' });
-    await step(h, 0);
+    const givenUp = givenUpOf(h);
+    await refusedSquareOff(h, 'auto-eod-9', 1);
     await step(h, 30_000);
     await Promise.resolve();
     expect(givenUp.map((g) => g.reason)).toEqual([
@@ -225,8 +227,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
       risk: { maxOrderValue: 500_000 },
       quote: () => ({ ltp, lowerLimit: 0, upperLimit: 0 }),
     });
-    const givenUp: ExitGivenUp[] = [];
-    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+    const givenUp = givenUpOf(h);
     await h.engine.submit(placeIntent('a', { quantity: 5 }));
     await step(h, 0);
     ltp = 10_000_000;
@@ -243,8 +244,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     // The engine re-places an unknown outcome once only; an earlier attempt may still be
     // in the book. Checked to fail with `uncertain()` answering false: a third exit went out.
     const h = await setUp(MORNING);
-    const givenUp: ExitGivenUp[] = [];
-    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+    const givenUp = givenUpOf(h);
     await holdTen(h);
     h.sim.faults.set({ dropRate: 1, routes: ['placeOrder'] });
     await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-5', strategyId: 's1' });
@@ -261,10 +261,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
 
   it('tries nothing more once the engine stops', async () => {
     const h = await setUp(MORNING);
-    await holdTen(h);
-    h.sim.faults.set({ rejectOrders: 1 });
-    await h.engine.submit({ kind: 'squareOff', id: 'kill-2', strategyId: 's1' });
-    await step(h, 0);
+    await refusedSquareOff(h, 'kill-2', 1);
     await h.engine.stop();
     await h.clock.advanceByAsync(60_000);
     await ioSettled();
@@ -283,7 +280,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     await h.engine.submit(placeIntent('a'));
     await h.engine.submit(placeIntent('b'));
     await step(h, 0);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(20);
+    expect(held(h)).toBe(20);
     await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-4', strategyId: 's1' });
     await step(h, 0);
     const sells = (await h.client.orderBook()).filter((o) => o.transactionType === 'S');
@@ -294,7 +291,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     expect(sizes.every((q) => q <= per)).toBe(true);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(20);
     expect(sells.every((o) => o.orderStatus === 'COMPLETE')).toBe(true);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
     expect(h.events.filter((e) => e.type === 'OrderDenied')).toEqual([]);
   });
 
@@ -303,8 +300,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     // placed at Monday's resume (against a real broker, which squared the position off
     // on Friday, a new short).
     const h = await setUp('2026-11-20T15:15:00+05:30');
-    const givenUp: ExitGivenUp[] = [];
-    h.engine.exitsGivenUp$.subscribe((g) => givenUp.push(g));
+    const givenUp = givenUpOf(h);
     await holdTen(h);
     h.sim.faults.set({ tokenExpiresAt: h.clock.now() });
     await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-8', strategyId: 's1' });
@@ -344,7 +340,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
       .filter((o) => o.transactionType === 'S' && o.orderStatus === 'COMPLETE')
       .reduce((sum, o) => sum + Number(o.quantity), 0);
     expect(sold).toBe(20);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
   });
 
   it('closes a position whose resting stop it cancels, also under the kill switch', async () => {
@@ -360,7 +356,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
     await step(h, 0);
     await step(h, 5_000);
     expect(h.events.filter((e) => e.type === 'OrderDenied')).toEqual([]);
-    expect(h.engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(held(h)).toBe(0);
   });
 
   it("counts a square-off's exits in the day's order budget, the same after a restart", async () => {
