@@ -54,33 +54,26 @@ export class MissingDataError extends Error {
  * ```
  */
 export async function dataContents(parts: readonly { dir: string }[]): Promise<DataContents> {
+  // Each part's files are read at once (30 days: 30 metas, sequentially ≈ 10 ms of
+  // waiting on the thread pool), then folded in the parts' order, as one loop did.
+  const read = await Promise.all(parts.map(({ dir }) => partContents(dir)));
   const tokens = new Map<number, string | undefined>();
   let kind: DataContents['kind'] = 'ticks';
   let startMs = Number.POSITIVE_INFINITY;
   let endMs = Number.NEGATIVE_INFINITY;
   let records = 0;
-  for (const { dir } of parts) {
-    if (await isCandleRecording(dir)) {
+  for (const part of read) {
+    startMs = Math.min(startMs, part.startMs);
+    endMs = Math.max(endMs, part.endMs);
+    records += part.records;
+    if (part.kind === 'candles') {
       kind = 'candles';
-      const { meta } = await readCandleRecordingMeta(dir);
-      // A token listed with no bars (an option the source has no past for, a range before
-      // its data) is data the recording lacks, not data present.
-      for (const i of meta.instruments)
-        if (meta.barsByToken?.[String(i.token)] !== 0) tokens.set(i.token, i.symbol);
-      startMs = Math.min(startMs, meta.startMs);
-      endMs = Math.max(endMs, meta.endMs);
-      records += meta.bars;
+      for (const [token, symbol] of part.symbols) tokens.set(token, symbol);
       continue;
     }
-    const part = await readRecordingMeta(dir);
-    startMs = Math.min(startMs, part.meta.startMs);
-    endMs = Math.max(endMs, part.meta.endMs);
-    records += part.meta.records;
-    if (part.meta.tokens !== undefined) {
-      for (const t of part.meta.tokens) if (!tokens.has(t)) tokens.set(t, undefined);
-      continue;
-    }
-    for (const t of await scannedTokens(part.file)) if (!tokens.has(t)) tokens.set(t, undefined);
+    // A recording whose meta lists no tokens is scanned, one file at a time.
+    const listed = part.tokens ?? (await scannedTokens(part.scan));
+    for (const token of listed) if (!tokens.has(token)) tokens.set(token, undefined);
   }
   return {
     kind,
@@ -90,6 +83,38 @@ export async function dataContents(parts: readonly { dir: string }[]): Promise<D
     startMs: Number.isFinite(startMs) ? startMs : 0,
     endMs: Number.isFinite(endMs) ? endMs : 0,
     records,
+  };
+}
+
+/** One recording folder's span and record count, and its tokens or the file to scan. */
+type PartContents = { startMs: number; endMs: number; records: number } & (
+  | { kind: 'candles'; symbols: [number, string][] }
+  | { kind: 'ticks'; tokens: readonly number[] | undefined; scan: string }
+);
+
+async function partContents(dir: string): Promise<PartContents> {
+  if (await isCandleRecording(dir)) {
+    const { meta } = await readCandleRecordingMeta(dir);
+    return {
+      kind: 'candles',
+      startMs: meta.startMs,
+      endMs: meta.endMs,
+      records: meta.bars,
+      // A token listed with no bars (an option the source has no past for, a range before
+      // its data) is data the recording lacks, not data present.
+      symbols: meta.instruments
+        .filter((i) => meta.barsByToken?.[String(i.token)] !== 0)
+        .map((i): [number, string] => [i.token, i.symbol]),
+    };
+  }
+  const { meta, file } = await readRecordingMeta(dir);
+  return {
+    kind: 'ticks',
+    startMs: meta.startMs,
+    endMs: meta.endMs,
+    records: meta.records,
+    tokens: meta.tokens,
+    scan: file,
   };
 }
 

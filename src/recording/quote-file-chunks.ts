@@ -1,4 +1,4 @@
-import { type FileHandle, open } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RecordingError } from './recording-error.ts';
@@ -6,25 +6,34 @@ import { RecordingError } from './recording-error.ts';
 /** Bytes asked of a gzip'd file, and of gunzip, at a time. */
 const CHUNK_BYTES = 1 << 16;
 /**
- * Bytes asked of an uncompressed file at a time. Each read is a trip through libuv's
- * thread pool and back through the event loop: in 64 KiB reads a 30-day CLI backtest
- * (126 MB) spent ≈ 0.3 s of its ≈ 2.4 s idle, waiting for reads that were already
- * double-buffered. Larger reads wait less, but a buffer much larger than the CPU's cache
- * makes the decode slower: five interleaved rounds (medians) of the CLI and of
+ * Bytes read from an uncompressed file at a time. A buffer much larger than the CPU's
+ * cache makes the decode slower: five interleaved rounds (medians) of the CLI and of
  * bench/helpers/process-floor.ts read 2.42 / 0.49 s at 64 KiB, 2.24 / 0.47 s at 256 KiB,
- * 2.21 / 0.50 s at 512 KiB and 2.18 / 0.59 s at 1 MiB.
+ * 2.21 / 0.50 s at 512 KiB and 2.18 / 0.59 s at 1 MiB (then read through the thread pool).
  */
 const RAW_CHUNK_BYTES = 1 << 18;
 
 /**
  * A quote file's bytes, decompressed if gzip'd (told by its first two bytes), as chunks
  * (256 KiB of a plain file, about 64 KiB decompressed) read on demand: a slow consumer
- * holds the file back rather than the file filling memory. Stopping early closes the file. Failures are `RecordingError`s
- * (`io`) naming the file.
+ * holds the file back rather than the file filling memory. Stopping early closes the
+ * file. Failures are `RecordingError`s (`io`) naming the file.
  *
- * An uncompressed file is read into two buffers in turn, the next chunk while the
- * consumer takes this one: a chunk is valid until the next one is asked for (copy it to
- * keep it; `recordBlocks` does), and a long file costs no allocation a chunk.
+ * An uncompressed file is read synchronously into two buffers in turn: a chunk is valid
+ * until the next one is asked for (copy it to keep it; `recordBlocks` does),
+ * and a long file costs no allocation a chunk. Each chunk is handed over after one
+ * event-loop turn (`setImmediate`), so timers, signals and IPC of the process are served
+ * between chunks as when the reads went through libuv's thread pool.
+ *
+ * Why not the thread pool: a read there is a trip to a pool thread and back, and on two
+ * cores busy with the replay and V8's own helper threads that thread often waited for a
+ * core. With the next chunk always already asked for, the 30-day replay still sat idle
+ * ≈ 50 ms of its ≈ 680 ms (CPU profile, four warm runs); synchronous reads of a file in
+ * the page cache take microseconds (24 November 2026, A/B of the two builds in one
+ * series, three rounds of five runs in a process: 7–8% less wall time without the turn,
+ * 5% with it, the first run of a process ≈ 10% faster). A file not yet in the page cache
+ * is read without overlap with the replay: the replay waits as long as the disk, as it
+ * did whenever the read-ahead had not finished.
  *
  * @example
  * ```ts
@@ -33,21 +42,22 @@ const RAW_CHUNK_BYTES = 1 << 18;
  */
 export async function* quoteFileChunks(file: string): AsyncGenerator<Uint8Array, void, undefined> {
   try {
-    const handle = await open(file);
+    const fd = openSync(file, 'r');
     let gzip: boolean;
     try {
       const magic = Buffer.alloc(2);
-      const { bytesRead } = await handle.read(magic, 0, 2, 0);
+      const bytesRead = readSync(fd, magic, 0, 2, 0);
       gzip = bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
     } catch (err) {
-      await handle.close();
+      closeSync(fd);
       throw err;
     }
     if (!gzip) {
-      yield* rawChunks(handle);
+      yield* rawChunks(fd);
       return;
     }
-    const raw = handle.createReadStream({ start: 0, highWaterMark: CHUNK_BYTES });
+    // The stream owns the descriptor from here and closes it (also when stopped early).
+    const raw = createReadStream('', { fd, start: 0, highWaterMark: CHUNK_BYTES });
     const bytes = pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {
       // Errors reach the consumer through the iteration below.
     });
@@ -59,29 +69,27 @@ export async function* quoteFileChunks(file: string): AsyncGenerator<Uint8Array,
 }
 
 /**
- * The file's bytes in chunks of {@link RAW_CHUNK_BYTES}, read into two buffers in turn: the
- * next read is under way while the consumer has the chunk before it. Closes the file.
+ * The file's bytes in chunks of {@link RAW_CHUNK_BYTES}, read into two buffers in turn,
+ * one event-loop turn before each. Closes the file, also when the consumer stops early.
  */
-async function* rawChunks(handle: FileHandle): AsyncGenerator<Uint8Array, void, undefined> {
+async function* rawChunks(fd: number): AsyncGenerator<Uint8Array, void, undefined> {
   const buffers = [
     Buffer.allocUnsafeSlow(RAW_CHUNK_BYTES),
     Buffer.allocUnsafeSlow(RAW_CHUNK_BYTES),
   ];
   let position = 0;
   let turn = 0;
-  let reading = handle.read(buffers[0] as Buffer, 0, RAW_CHUNK_BYTES, 0);
   try {
     for (;;) {
-      const { bytesRead, buffer } = await reading;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const buffer = buffers[turn] as Buffer;
+      const bytesRead = readSync(fd, buffer, 0, RAW_CHUNK_BYTES, position);
       if (bytesRead === 0) return;
       position += bytesRead;
       turn ^= 1;
-      reading = handle.read(buffers[turn] as Buffer, 0, RAW_CHUNK_BYTES, position);
       yield buffer.subarray(0, bytesRead);
     }
   } finally {
-    // A read still under way (the consumer stopped early) settles before the file closes.
-    await reading.catch(() => undefined);
-    await handle.close();
+    closeSync(fd);
   }
 }
