@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SHUTDOWN_INTENT_PREFIX } from '../execution/run-shutdown.ts';
-import { checkIntent, RESERVED_INTENT_IDS } from './check-intent.ts';
+import {
+  checkIntent,
+  intentSchema,
+  plainPlaceIntent,
+  RESERVED_INTENT_IDS,
+} from './check-intent.ts';
 import { IntentFactory, lastAutoIdNumber } from './intent-factory.ts';
 
 const sbin = { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ' } as const;
@@ -111,5 +116,102 @@ describe('automatic intent ids', () => {
     ).toBe('p10');
     expect(f.cancel('p10').id).toBe('c11');
     expect(lastAutoIdNumber([])).toBe(0);
+  });
+});
+
+describe('checkIntent: the place fast path', () => {
+  const base = {
+    kind: 'place',
+    id: 'sma-1',
+    instrument: { exchange: 'NSE', token: 3045, symbol: 'SBIN-EQ', lotSize: 1, tickSize: 5 },
+    side: 'B',
+    quantity: 100,
+    orderType: 'LMT',
+    price: 80_000,
+    triggerPrice: 79_900,
+    product: 'I',
+    validity: 'DAY',
+    variety: 'regular',
+    bookLossPrice: 79_000,
+    disclosedQty: 0,
+    afterHours: 'wait',
+    reason: 'cross',
+    strategyTag: 'extra keys pass',
+  } as const;
+  /** Values every field is tried with: right and wrong types, edges, reserved ids. */
+  const values: unknown[] = [
+    undefined,
+    null,
+    '',
+    'x',
+    'B',
+    'S',
+    'MKT',
+    'SL-MKT',
+    'NSE',
+    'BFO',
+    'C',
+    'M',
+    'IOC',
+    'cover',
+    'amo',
+    '3045',
+    'sma-2',
+    'auto-eod-1',
+    'kill-1',
+    'a:1',
+    'x/sl',
+    'x#retry2',
+    'x#duplicate',
+    0,
+    1,
+    -1,
+    1.5,
+    2 ** 53,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    true,
+    {},
+    [],
+    [1],
+  ];
+  const cases: unknown[] = [base, { ...base, instrument: { ...base.instrument } }];
+  const { price: _p, triggerPrice: _t, validity: _v, variety: _va, ...required } = base;
+  cases.push(required);
+  for (const key of Object.keys(base)) {
+    for (const value of values) cases.push({ ...base, [key]: value });
+    const { [key as keyof typeof base]: _gone, ...without } = base;
+    cases.push(without);
+  }
+  for (const key of Object.keys(base.instrument)) {
+    for (const value of values)
+      cases.push({ ...base, instrument: { ...base.instrument, [key]: value } });
+  }
+  cases.push(null, [], 'place', { ...base, instrument: [base.instrument] });
+
+  it('says yes only to what the schema accepts, and to the common well-formed place intents', () => {
+    // Checked to fail: with `isInt` as `typeof v === 'number'`, the NaN, 1.5 and 2^53
+    // quantities were let through, which the schema refuses.
+    let fast = 0;
+    for (const c of cases) {
+      if (!plainPlaceIntent(c)) continue;
+      fast += 1;
+      expect(intentSchema.safeParse(c).success, JSON.stringify(c)).toBe(true);
+    }
+    expect(plainPlaceIntent(base)).toBe(true);
+    expect(plainPlaceIntent(required)).toBe(true);
+    // Most single-field changes of a good intent are still good or are refused by both.
+    expect(fast).toBeGreaterThan(50);
+  });
+
+  it('gives the same answer as the schema, with the same messages', () => {
+    for (const c of cases) {
+      const checked = checkIntent(c);
+      expect(checked.ok, JSON.stringify(c)).toBe(intentSchema.safeParse(c).success);
+    }
+    expect(checkIntent({ ...base, id: 'kill-1' })).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/starts with "kill-", which is reserved/),
+    });
   });
 });

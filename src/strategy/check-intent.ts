@@ -54,13 +54,16 @@ export const retryIntentId = (id: string, n: number): string => `${id}#retry${n}
 export const FRAMEWORK_SQUARE_OFF = /^(?:auto-eod-|kill-|ops-)/;
 
 /** Why `value` may not be a strategy's intent id, if it may not. */
+const RESERVED_PREFIXES = Object.entries(RESERVED_INTENT_IDS.prefixes);
+const RESERVED_SUFFIXES = Object.entries(RESERVED_INTENT_IDS.suffixes);
+
 function reservedIdProblem(value: string): string | undefined {
   if (value.includes(RESERVED_ID_CHARACTER))
     return `intent id "${value}" contains "${RESERVED_ID_CHARACTER}", which is reserved for a square-off's orders (\`<id>:<token>\`); choose another id`;
-  for (const [prefix, use] of Object.entries(RESERVED_INTENT_IDS.prefixes))
+  for (const [prefix, use] of RESERVED_PREFIXES)
     if (value.startsWith(prefix))
       return `intent id "${value}" starts with "${prefix}", which is reserved for ${use}; choose another id`;
-  for (const [suffix, use] of Object.entries(RESERVED_INTENT_IDS.suffixes))
+  for (const [suffix, use] of RESERVED_SUFFIXES)
     if (value.endsWith(suffix))
       return `intent id "${value}" ends with "${suffix}", which is reserved for ${use}; choose another id`;
   if (RETRY_SUFFIX.test(value))
@@ -108,7 +111,7 @@ const bracketLevel = z.union([
 ]);
 
 /** The intent kinds at the kernel boundary; extra fields pass (strategies may tag intents). */
-const intentSchema = z.discriminatedUnion('kind', [
+export const intentSchema = z.discriminatedUnion('kind', [
   z.looseObject({
     kind: z.literal('place'),
     id,
@@ -180,6 +183,7 @@ function describe(value: unknown): string {
  * ```
  */
 export function checkIntent(value: unknown): IntentCheck {
+  if (plainPlaceIntent(value)) return { ok: true, intent: value as OrderIntent };
   const parsed = intentSchema.safeParse(value);
   if (parsed.success) return { ok: true, intent: value as OrderIntent };
   const issues = parsed.error.issues
@@ -187,6 +191,62 @@ export function checkIntent(value: unknown): IntentCheck {
     .map((i) => `${i.path.length === 0 ? 'intent' : i.path.join('.')}: ${i.message}`)
     .join('; ');
   return { ok: false, problem: `${describe(value)} is not an intent (${issues})` };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
+const isPositiveInt = (v: unknown): boolean => isInt(v) && v > 0;
+const optional = (v: unknown, check: (v: unknown) => boolean): boolean =>
+  v === undefined || check(v);
+const oneOf =
+  (values: readonly string[]) =>
+  (v: unknown): boolean =>
+    typeof v === 'string' && values.includes(v);
+const isExchange = oneOf(EXCHANGES);
+const isSide = oneOf(TRANSACTION_TYPES);
+const isOrderType = oneOf(ORDER_TYPES);
+const isProduct = oneOf(PRODUCTS);
+const isValidity = oneOf(VALIDITIES);
+const isVariety = oneOf(VARIETIES);
+const isAfterHours = oneOf(['wait', 'amo']);
+const isText = (v: unknown): boolean => typeof v === 'string';
+
+/**
+ * A `place` intent whose every field the schema accepts, recognised without zod: what
+ * strategies emit most, checked in well under a microsecond. zod's parse of the union
+ * took ≈ 20–35 µs a call over a backtest's first thousand intents (its compiled checks
+ * warming up) and ≈ 70 ms of a 30-day CLI backtest (issue 13). It only ever says yes to
+ * what the schema accepts (`check-intent.test.ts` compares the two on every field's
+ * good and bad values); anything else, and every message, goes through the schema.
+ */
+export function plainPlaceIntent(v: unknown): boolean {
+  if (!isRecord(v) || v.kind !== 'place') return false;
+  const { id, instrument: i } = v;
+  return (
+    typeof id === 'string' &&
+    id.length > 0 &&
+    reservedIdProblem(id) === undefined &&
+    isRecord(i) &&
+    isExchange(i.exchange) &&
+    isPositiveInt(i.token) &&
+    typeof i.symbol === 'string' &&
+    i.symbol.length > 0 &&
+    optional(i.lotSize, isPositiveInt) &&
+    optional(i.tickSize, isPositiveInt) &&
+    isSide(v.side) &&
+    isPositiveInt(v.quantity) &&
+    isOrderType(v.orderType) &&
+    optional(v.price, isInt) &&
+    optional(v.triggerPrice, isInt) &&
+    isProduct(v.product) &&
+    optional(v.validity, isValidity) &&
+    optional(v.variety, isVariety) &&
+    optional(v.bookLossPrice, isInt) &&
+    optional(v.disclosedQty, (q) => isInt(q) && q >= 0) &&
+    optional(v.afterHours, isAfterHours) &&
+    optional(v.reason, isText)
+  );
 }
 
 /** A strategy emitted something that is not an intent; it is stopped, the others go on. */
