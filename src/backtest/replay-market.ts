@@ -1,10 +1,12 @@
 import { Observable, Subject, type Subscriber } from 'rxjs';
+import type { FullQuote } from '../api/schemas/quote.ts';
 import type { VirtualClock } from '../clock/virtual-clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
+import type { SubscribeOptions } from '../market-data/bus-options.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
 import type { MarketDataBusStats } from '../market-data/market-data-bus.ts';
-import type { MarketFeed } from '../market-data/market-feed.ts';
-import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
+import type { LastPrice, MarketFeed } from '../market-data/market-feed.ts';
+import { type MarketGreeks, type MarketQuote, sourceTimeOf } from '../market-data/market-quote.ts';
 import { modeCovers } from '../market-data/project-quote.ts';
 import { publishGreeks } from '../market-data/publish-greeks.ts';
 import { publishQuote } from '../market-data/publish-quote.ts';
@@ -40,6 +42,16 @@ export interface PlayOptions {
 
 /** How often (virtual ms) {@link ReplayMarket.play} reports progress. */
 const PROGRESS_EVERY_MS = 60_000;
+
+/** A full record kept undecoded for a dormant channel, with what {@link ReplayMarket.lastPrice} reads of it. */
+interface Retained {
+  block: RecordReader;
+  offset: number;
+  receivedAt: number;
+  ltp: number;
+  lowerLimit: number;
+  upperLimit: number;
+}
 
 /**
  * Settled already: `process.nextTick(() => SETTLED.then(next))` calls `next` once every
@@ -90,6 +102,19 @@ export class ReplayMarket implements MarketFeed {
   private readonly cursor: RecordCursor;
   private readonly quoteTokens = new Map<number, QuoteChannels>();
   private readonly greeksTokens = new Map<number, TokenChannel<MarketGreeks>>();
+  /** Full-quote channels a held follower joined (`SubscribeOptions.held`). */
+  private readonly held = new WeakSet<TokenChannel<MarketQuote>>();
+  /**
+   * Held full-quote channels nobody follows now, by token, with the value they last had:
+   * brought up to date from {@link retained} when read or followed again.
+   */
+  private readonly dormant = new Map<number, TokenChannel<MarketQuote>>();
+  /**
+   * The newest full record of each dormant token since it went dormant, not decoded:
+   * its block (the cursor's, or a copy once the cursor leaves it), offset and the
+   * instant it was published at.
+   */
+  private readonly retained = new Map<number, Retained>();
   private readonly done = new Subject<never>();
   private closed = false;
   /** Records decoded and delivered so far (quotes and greeks): the backtest's events. */
@@ -104,6 +129,8 @@ export class ReplayMarket implements MarketFeed {
   readonly health$: Observable<HealthEvent>;
   /** Never emits: staleness is a property of polling, and a replay does not poll. */
   readonly stale$: Observable<StaleEvent>;
+  /** Held full-quote channels are kept for their follower's return (see `dormant`). */
+  readonly holdsChannels = true;
 
   constructor(
     recording: Recording | RecordStream,
@@ -120,15 +147,20 @@ export class ReplayMarket implements MarketFeed {
 
   // --- MarketFeed -------------------------------------------------------------------
 
-  quotes$<M extends QuoteMode>(tokens: readonly number[], mode: M): Observable<MarketQuote<M>> {
+  quotes$<M extends QuoteMode>(
+    tokens: readonly number[],
+    mode: M,
+    options?: SubscribeOptions,
+  ): Observable<MarketQuote<M>> {
     const unique = [...new Set(tokens)];
+    const held = options?.held === true && mode === 'full';
     return new Observable<MarketQuote<M>>((subscriber) => {
       if (this.closed) {
         subscriber.complete();
         return undefined;
       }
       const sub = subscriber as unknown as Subscriber<MarketQuote>;
-      for (const token of unique) this.addQuote(token, mode, sub);
+      for (const token of unique) this.addQuote(token, mode, sub, held);
       return () => {
         if (this.closed) return;
         for (const token of unique) this.removeQuote(token, mode, sub);
@@ -136,8 +168,12 @@ export class ReplayMarket implements MarketFeed {
     });
   }
 
-  quote$<M extends QuoteMode>(token: number, mode: M): Observable<MarketQuote<M>> {
-    return this.quotes$([token], mode);
+  quote$<M extends QuoteMode>(
+    token: number,
+    mode: M,
+    options?: SubscribeOptions,
+  ): Observable<MarketQuote<M>> {
+    return this.quotes$([token], mode, options);
   }
 
   greeks$(tokens: readonly number[]): Observable<MarketGreeks> {
@@ -166,8 +202,26 @@ export class ReplayMarket implements MarketFeed {
     });
   }
 
+  /**
+   * As `latest(token, 'full')` then `latest(token, 'ltp')` give them, but a held full
+   * channel nobody follows now answers from its newest record without decoding it: the
+   * engine asks at every risk mark.
+   */
+  lastPrice(token: number): LastPrice | undefined {
+    const kept = this.retained.get(token);
+    if (kept !== undefined) {
+      return { ltp: kept.ltp, lowerLimit: kept.lowerLimit, upperLimit: kept.upperLimit };
+    }
+    const channels = this.quoteTokens.get(token);
+    const full = (channels?.full ?? this.dormant.get(token))?.last?.quote as FullQuote | undefined;
+    const ltp = full?.ltp ?? channels?.ltp?.last?.quote.ltp;
+    if (ltp === undefined) return undefined;
+    return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
+  }
+
   latest<M extends QuoteMode>(token: number, mode: M): MarketQuote<M> | undefined {
-    return this.quoteTokens.get(token)?.[mode]?.last as MarketQuote<M> | undefined;
+    const channel = this.quoteTokens.get(token)?.[mode] ?? this.wake(token, mode);
+    return channel?.last as MarketQuote<M> | undefined;
   }
 
   get status(): HealthStatus {
@@ -198,6 +252,8 @@ export class ReplayMarket implements MarketFeed {
     }
     for (const ch of this.greeksTokens.values()) ch.complete();
     this.quoteTokens.clear();
+    this.dormant.clear();
+    this.retained.clear();
     this.greeksTokens.clear();
     this.cursor.close();
     this.done.complete();
@@ -214,6 +270,7 @@ export class ReplayMarket implements MarketFeed {
   async play(to: number, options: PlayOptions = {}): Promise<void> {
     const { clock, cursor } = this;
     const from = clock.now();
+    this.keepRetained();
     if ((await cursor.ready()) && cursor.reader.time < from) await this.catchUp(from);
     let reportAt = from + PROGRESS_EVERY_MS;
     const { sample } = options;
@@ -241,6 +298,7 @@ export class ReplayMarket implements MarketFeed {
             advance();
             return;
           }
+          this.keepRetained();
           cursor.ready().then(() => {
             try {
               if (this.closed) resolve(false);
@@ -309,6 +367,7 @@ export class ReplayMarket implements MarketFeed {
           kept.block = kept.block.copyCurrent();
           kept.offset = 0;
         }
+        this.keepRetained();
         if (!(await c.ready())) break;
       }
       if (c.reader.time >= now) break;
@@ -339,6 +398,32 @@ export class ReplayMarket implements MarketFeed {
     }
     const channels = this.quoteTokens.get(token);
     if (channels === undefined) return;
+    // A held full channel nobody follows now keeps where this record is, undecoded.
+    if (r.kind === 'full' && this.dormant.has(token)) {
+      const kept = this.retained.get(token);
+      const ltp = r.ltp();
+      const lowerLimit = r.limit('lower');
+      const upperLimit = r.limit('upper');
+      if (kept === undefined) {
+        this.retained.set(token, {
+          block: r,
+          offset: r.offset,
+          receivedAt,
+          ltp,
+          lowerLimit,
+          upperLimit,
+        });
+      } else {
+        kept.block = r;
+        kept.offset = r.offset;
+        kept.receivedAt = receivedAt;
+        kept.ltp = ltp;
+        kept.lowerLimit = lowerLimit;
+        kept.upperLimit = upperLimit;
+      }
+    }
+    if (channels.ltp === undefined && channels.ohlcv === undefined && channels.full === undefined)
+      return;
     // Decoded no richer than the richest mode followed: the same stream, less decoded.
     const top = richestMode(channels);
     if (modeCovers(top, r.kind)) {
@@ -352,7 +437,12 @@ export class ReplayMarket implements MarketFeed {
       publishQuote(channels, r.kind, r.quote(), receivedAt);
   }
 
-  private addQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
+  private addQuote(
+    token: number,
+    mode: QuoteMode,
+    subscriber: Subscriber<MarketQuote>,
+    held: boolean,
+  ): void {
     let channels = this.quoteTokens.get(token);
     if (channels === undefined) {
       channels = {};
@@ -360,10 +450,51 @@ export class ReplayMarket implements MarketFeed {
     }
     let channel = channels[mode];
     if (channel === undefined) {
-      channel = new TokenChannel(seedFrom(channels, mode));
-      channels[mode] = channel;
+      channel = this.wake(token, mode);
+      if (channel !== undefined) this.dormant.delete(token);
     }
+    channel ??= new TokenChannel(seedFrom(channels, mode));
+    channels[mode] = channel;
+    if (held) this.held.add(channel);
     channel.add(subscriber);
+  }
+
+  /**
+   * The dormant full channel of `token` (when `mode` is full; {@link addQuote} takes it
+   * out of dormancy), its last value brought up to date with the newest full record
+   * published since it went dormant, decoded as publishing it would have.
+   */
+  private wake(token: number, mode: QuoteMode): TokenChannel<MarketQuote> | undefined {
+    if (mode !== 'full') return undefined;
+    const channel = this.dormant.get(token);
+    if (channel === undefined) return undefined;
+    const kept = this.retained.get(token);
+    if (kept !== undefined) {
+      this.retained.delete(token);
+      const quote = kept.block.recordAt(kept.offset).quote();
+      channel.last = {
+        token: quote.token,
+        mode: 'full',
+        quote,
+        sourceTime: sourceTimeOf(quote, 'full', kept.receivedAt),
+        receivedAt: kept.receivedAt,
+      };
+    }
+    return channel;
+  }
+
+  /**
+   * Copies each retained record still in the cursor's block, before the cursor moves on
+   * and the next blocks reuse its memory (record-blocks.ts).
+   */
+  private keepRetained(): void {
+    const block = this.cursor.pending || this.retained.size === 0 ? undefined : this.cursor.reader;
+    if (block === undefined) return;
+    for (const kept of this.retained.values()) {
+      if (kept.block !== block) continue;
+      kept.block = block.recordAt(kept.offset).copyCurrent();
+      kept.offset = 0;
+    }
   }
 
   private removeQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
@@ -373,7 +504,14 @@ export class ReplayMarket implements MarketFeed {
     channel.remove(subscriber);
     if (channel.size > 0) return;
     delete channels[mode];
-    if (Object.keys(channels).length === 0) this.quoteTokens.delete(token);
+    if (this.held.has(channel)) {
+      // Held: its follower comes back (a paper venue's next order), and the token stays
+      // listed as followed, as if it had never left.
+      this.dormant.set(token, channel);
+      return;
+    }
+    if (Object.keys(channels).length === 0 && !this.dormant.has(token))
+      this.quoteTokens.delete(token);
   }
 }
 

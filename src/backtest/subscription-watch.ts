@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketDataBusStats, SubscribeOptions } from '../market-data/bus-options.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
-import type { MarketFeed } from '../market-data/market-feed.ts';
+import type { LastPrice, MarketFeed } from '../market-data/market-feed.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
 
 /**
@@ -30,10 +30,15 @@ export class SubscriptionWatch implements MarketFeed {
    */
   readonly added$: Observable<number> = this.firstSeen.asObservable();
 
+  /** The inner feed's, when it has one. */
+  readonly lastPrice?: (token: number) => LastPrice | undefined;
+
   constructor(
     private readonly inner: MarketFeed,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    if (inner.lastPrice !== undefined) this.lastPrice = inner.lastPrice.bind(inner);
+  }
 
   /** Every token subscribed so far → epoch ms of its first subscription. */
   tokens(): ReadonlyMap<number, number> {
@@ -77,6 +82,10 @@ export class SubscriptionWatch implements MarketFeed {
 
   get stats(): MarketDataBusStats {
     return this.inner.stats;
+  }
+
+  get holdsChannels(): boolean {
+    return this.inner.holdsChannels === true;
   }
 
   get status(): HealthStatus {

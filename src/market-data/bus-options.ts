@@ -68,6 +68,13 @@ export interface MarketDataBusOptions {
 export interface SubscribeOptions {
   /** How often the data should be refreshed; default the bus's `intervalMs`. */
   readonly intervalMs?: number;
+  /**
+   * Full quotes only, on a feed that says it {@link MarketFeed.holdsChannels}: when this
+   * subscriber leaves, the channel is held, not closed. Its last value is brought up to
+   * date when read (`latest`) or followed again, as if followed all along, without
+   * decoding every quote meanwhile: a backtest's paper venue between orders.
+   */
+  readonly held?: boolean;
 }
 
 /** Counters of the bus, for tests, benchmarks and dashboards. */

@@ -17,6 +17,13 @@ import type { MarketGreeks, MarketQuote } from './market-quote.ts';
  * feed.quote$(3045, 'ltp').subscribe((q) => console.log(q.quote.ltp));
  * ```
  */
+/** A token's last price and the day's band (0 when the quote carries none), in paise. */
+export interface LastPrice {
+  ltp: number;
+  lowerLimit: number;
+  upperLimit: number;
+}
+
 export interface MarketFeed {
   /** Quotes of `tokens` in `mode`: the cached quote of each at once (if any), then each change. */
   quotes$<M extends QuoteMode>(
@@ -51,6 +58,14 @@ export interface MarketFeed {
   tokenHealth?(token: number): HealthStatus | undefined;
   /** Tokens the service rejects, set aside and retried alone now and then, ascending. */
   rejectedTokenList?(): number[];
+  /**
+   * The last price of a subscribed token with the day's band, as `latest` would give
+   * them (the full quote's when one is followed, else the LTP with no band), for feeds
+   * that can answer without building the full quote (a replay holding its channel).
+   */
+  lastPrice?(token: number): LastPrice | undefined;
+  /** Whether {@link SubscribeOptions.held} subscriptions are held (a replay's feed). */
+  readonly holdsChannels?: boolean;
   /** Stops and completes every stream. */
   close(): void;
 }

@@ -125,6 +125,22 @@ export class RecordReader {
     return copy;
   }
 
+  /**
+   * A reader over this block's bytes from `offset` (one {@link next} returned earlier),
+   * standing on that record, without moving this reader or copying: valid as long as
+   * this block's memory is (see {@link copyCurrent} to keep it longer).
+   */
+  recordAt(offset: number): RecordReader {
+    const at = RecordReader.block(
+      this.bytes.subarray(offset),
+      this.baseTime,
+      this.source,
+      this.fileOffset + offset,
+    );
+    at.next();
+    return at;
+  }
+
   /** Moves to the record at `offset` (one {@link next} returned earlier). */
   seek(offset: number): void {
     this.pos = offset;
@@ -145,6 +161,18 @@ export class RecordReader {
       default:
         return 0;
     }
+  }
+
+  /**
+   * The day's price band of the current full record, `lower` or `upper` (paise), without
+   * decoding the rest; 0 for other kinds, whose quotes carry none.
+   */
+  limit(side: 'lower' | 'upper'): number {
+    if (this.kind !== 'full') return 0;
+    return this.view.getInt32(
+      this.offset + RECORD_HEADER_BYTES + (side === 'lower' ? 44 : 48),
+      true,
+    );
   }
 
   /** Decodes the current quote record into its wire shape (money in paise). */

@@ -10,6 +10,8 @@ import type { SessionExpiryNotice } from './session-expiry-notice.ts';
 
 /** The last price, with the day's limits when a full quote has them, from the feed's cache. */
 function lastPriceOf(feed: MarketFeed) {
+  // A replay answers from a held full channel's newest record without decoding it.
+  if (feed.lastPrice !== undefined) return (token: number) => feed.lastPrice?.(token);
   return (token: number) => {
     const full = feed.latest(token, 'full')?.quote;
     const ltp = full?.ltp ?? feed.latest(token, 'ltp')?.quote.ltp;

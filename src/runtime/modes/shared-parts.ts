@@ -115,6 +115,8 @@ export function paperBrokerFor(
     latencyMs: paper.latencyMs,
     slippageTicks: paper.slippageTicks,
     announceChanges,
+    // A backtest's venue lets go of its quotes between orders when the replay holds them.
+    releaseIdleFeeds: announceChanges,
     ...(input.options.fillModel === undefined ? {} : { fillModel: input.options.fillModel }),
   });
 }

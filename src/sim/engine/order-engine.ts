@@ -217,6 +217,11 @@ export class OrderEngine {
     return [...earlier, ...this.list.slice(first)];
   }
 
+  /** Whether an order works: open on the exchange, or waiting for the open (after hours). */
+  hasWorkingOrders(): boolean {
+    return this.live.size > 0 || this.list.some((o) => o.status === 'PENDING');
+  }
+
   /** The day's trade book: fills since `dayStart`, oldest first. */
   dayFills(dayStart: number): OrderFill[] {
     let first = this.fillList.length;
