@@ -56,7 +56,12 @@ export class MissingDataError extends Error {
 export async function dataContents(parts: readonly { dir: string }[]): Promise<DataContents> {
   // Each part's files are read at once (30 days: 30 metas, sequentially ≈ 10 ms of
   // waiting on the thread pool), then folded in the parts' order, as one loop did.
-  const read = await Promise.all(parts.map(({ dir }) => partContents(dir)));
+  const settled = await Promise.allSettled(parts.map(({ dir }) => partContents(dir)));
+  // A failure is the first part's in order, whichever failed first in time.
+  const read = settled.map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
   const tokens = new Map<number, string | undefined>();
   let kind: DataContents['kind'] = 'ticks';
   let startMs = Number.POSITIVE_INFINITY;

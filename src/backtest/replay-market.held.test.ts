@@ -76,9 +76,10 @@ describe('ReplayMarket: held full-quote channels', () => {
     venue.unsubscribe();
     const decodes = vi.spyOn(RecordReader.prototype, 'quote');
     await market.play(T0 + 4_000);
-    // Four records went by: the LTP follower got each, no full quote was built.
+    // Four records went by: the LTP follower got each; one full quote was built, the
+    // first, to find it changed (after which no change is looked for).
     expect(ltps).toEqual([80_190, 80_191, 80_192, 80_193, 80_194]);
-    expect(decodes).not.toHaveBeenCalled();
+    expect(decodes).toHaveBeenCalledTimes(1);
     expect(market.quoteTokenList()).toEqual([3045]);
     // The price and band read from the newest record, undecoded.
     expect(market.lastPrice(3045)).toEqual({
@@ -86,7 +87,7 @@ describe('ReplayMarket: held full-quote channels', () => {
       lowerLimit: 71_914,
       upperLimit: 87_886,
     });
-    expect(decodes).not.toHaveBeenCalled();
+    expect(decodes).toHaveBeenCalledTimes(1);
 
     await market.play(T0 + 5_000);
     // Followed again: the newest quote at once, the one following all along left there.
@@ -94,7 +95,7 @@ describe('ReplayMarket: held full-quote channels', () => {
     market.quote$(3045, 'full', { held: true }).subscribe((q) => back.push(q));
     expect(back).toEqual([reference.latest(3045, 'full')]);
     expect(market.latest(3045, 'full')).toEqual(reference.latest(3045, 'full'));
-    expect(decodes).toHaveBeenCalledTimes(1);
+    expect(decodes).toHaveBeenCalledTimes(2);
     expect(seen.map((q) => q.quote.ltp)).toEqual([80_190, 80_191]);
   });
 
@@ -109,6 +110,26 @@ describe('ReplayMarket: held full-quote channels', () => {
     expect(market.latest(3045, 'full')).toEqual(reference.latest(3045, 'full'));
     expect(market.latest(3045, 'full')).toEqual(reference.latest(3045, 'full'));
     expect(decodes).toHaveBeenCalledTimes(1);
+  });
+
+  it('seeds a new LTP or OHLCV channel from the dormant one, as from the one followed on', async () => {
+    // Checked to fail (review s9): seeded only from the channels followed now, a bracket's
+    // LTP subscription opened while the venue idled got no price at once.
+    const atSubscribe = async (venueLeaves: boolean) => {
+      const market = new ReplayMarket(sbin(6), new VirtualClock(T0));
+      const venue = market.quote$(3045, 'full', { held: true }).subscribe();
+      await market.play(T0 + 2_000);
+      if (venueLeaves) venue.unsubscribe();
+      await market.play(T0 + 3_000);
+      const ltp: MarketQuote[] = [];
+      market.quote$(3045, 'ltp').subscribe((q) => ltp.push(q));
+      const ohlcv: MarketQuote[] = [];
+      market.quote$(3045, 'ohlcv').subscribe((q) => ohlcv.push(q));
+      return { ltp, ohlcv };
+    };
+    const released = await atSubscribe(true);
+    expect(released).toEqual(await atSubscribe(false));
+    expect(released.ltp.map((q) => q.quote.ltp)).toEqual([80_193]);
   });
 
   it('closes a channel nobody held, as before: a follower back waits for the next quote', async () => {

@@ -1,12 +1,12 @@
 import { Observable, Subject, type Subscriber } from 'rxjs';
-import type { FullQuote } from '../api/schemas/quote.ts';
 import type { VirtualClock } from '../clock/virtual-clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { SubscribeOptions } from '../market-data/bus-options.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
+import { type LastPriceBand, lastPriceBand } from '../market-data/last-price-band.ts';
 import type { MarketDataBusStats } from '../market-data/market-data-bus.ts';
-import type { LastPrice, MarketFeed } from '../market-data/market-feed.ts';
-import { type MarketGreeks, type MarketQuote, sourceTimeOf } from '../market-data/market-quote.ts';
+import type { MarketFeed } from '../market-data/market-feed.ts';
+import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
 import { modeCovers } from '../market-data/project-quote.ts';
 import { publishGreeks } from '../market-data/publish-greeks.ts';
 import { publishQuote } from '../market-data/publish-quote.ts';
@@ -16,6 +16,7 @@ import type { Recording } from '../recording/read-recording.ts';
 import { RecordCursor } from '../recording/record-cursor.ts';
 import type { RecordReader } from '../recording/record-reader.ts';
 import type { RecordStream } from '../recording/recording-set.ts';
+import { HeldChannels } from './held-channels.ts';
 
 type QuoteChannels = Partial<Record<QuoteMode, TokenChannel<MarketQuote>>>;
 
@@ -43,29 +44,6 @@ export interface PlayOptions {
 /** How often (virtual ms) {@link ReplayMarket.play} reports progress. */
 const PROGRESS_EVERY_MS = 60_000;
 
-/** A full record kept undecoded for a dormant channel, with what {@link ReplayMarket.lastPrice} reads of it. */
-interface Retained {
-  block: RecordReader;
-  offset: number;
-  receivedAt: number;
-  ltp: number;
-  lowerLimit: number;
-  upperLimit: number;
-}
-
-/**
- * Settled already: `process.nextTick(() => SETTLED.then(next))` calls `next` once every
- * pending promise continuation has run, however long its chain. Node runs the tick queue
- * only when V8's microtask queue is empty, and drains both in turn until neither holds
- * anything (`processTicksAndRejections`), so `next` comes after the whole of an instant's
- * follow-up work, as after a `setImmediate` turn, but without an event-loop iteration (its
- * poll syscall and check phase) for each of the ≈ 143 000 instants of 30 days: ≈ 1.5 µs of
- * CPU an instant against ≈ 0.3 µs (issue 13). The tick only queues `next` as a microtask:
- * ticks run back to back, so `next` called by the tick itself would run before the
- * microtasks of the instant before it. What this does not wait for, a `setImmediate` or
- * I/O callback, nothing on the backtest's path schedules; the loop still turns at each
- * block read.
- */
 const SETTLED = Promise.resolve();
 
 /**
@@ -102,19 +80,8 @@ export class ReplayMarket implements MarketFeed {
   private readonly cursor: RecordCursor;
   private readonly quoteTokens = new Map<number, QuoteChannels>();
   private readonly greeksTokens = new Map<number, TokenChannel<MarketGreeks>>();
-  /** Full-quote channels a held follower joined (`SubscribeOptions.held`). */
-  private readonly held = new WeakSet<TokenChannel<MarketQuote>>();
-  /**
-   * Held full-quote channels nobody follows now, by token, with the value they last had:
-   * brought up to date from {@link retained} when read or followed again.
-   */
-  private readonly dormant = new Map<number, TokenChannel<MarketQuote>>();
-  /**
-   * The newest full record of each dormant token since it went dormant, not decoded:
-   * its block (the cursor's, or a copy once the cursor leaves it), offset and the
-   * instant it was published at.
-   */
-  private readonly retained = new Map<number, Retained>();
+  /** Full-quote channels followed `held`: dormant while nobody follows them (held-channels.ts). */
+  private readonly held = new HeldChannels();
   private readonly done = new Subject<never>();
   private closed = false;
   /** Records decoded and delivered so far (quotes and greeks): the backtest's events. */
@@ -129,7 +96,7 @@ export class ReplayMarket implements MarketFeed {
   readonly health$: Observable<HealthEvent>;
   /** Never emits: staleness is a property of polling, and a replay does not poll. */
   readonly stale$: Observable<StaleEvent>;
-  /** Held full-quote channels are kept for their follower's return (see `dormant`). */
+  /** Held full-quote channels are kept for their follower's return (see `held`). */
   readonly holdsChannels = true;
 
   constructor(
@@ -207,20 +174,13 @@ export class ReplayMarket implements MarketFeed {
    * channel nobody follows now answers from its newest record without decoding it: the
    * engine asks at every risk mark.
    */
-  lastPrice(token: number): LastPrice | undefined {
-    const kept = this.retained.get(token);
-    if (kept !== undefined) {
-      return { ltp: kept.ltp, lowerLimit: kept.lowerLimit, upperLimit: kept.upperLimit };
-    }
-    const channels = this.quoteTokens.get(token);
-    const full = (channels?.full ?? this.dormant.get(token))?.last?.quote as FullQuote | undefined;
-    const ltp = full?.ltp ?? channels?.ltp?.last?.quote.ltp;
-    if (ltp === undefined) return undefined;
-    return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
+  lastPrice(token: number): LastPriceBand | undefined {
+    return this.held.lastPrice(token) ?? lastPriceBand((t, m) => this.latest(t, m), token);
   }
 
   latest<M extends QuoteMode>(token: number, mode: M): MarketQuote<M> | undefined {
-    const channel = this.quoteTokens.get(token)?.[mode] ?? this.wake(token, mode);
+    const channel =
+      this.quoteTokens.get(token)?.[mode] ?? (mode === 'full' ? this.held.wake(token) : undefined);
     return channel?.last as MarketQuote<M> | undefined;
   }
 
@@ -252,8 +212,7 @@ export class ReplayMarket implements MarketFeed {
     }
     for (const ch of this.greeksTokens.values()) ch.complete();
     this.quoteTokens.clear();
-    this.dormant.clear();
-    this.retained.clear();
+    this.held.clear();
     this.greeksTokens.clear();
     this.cursor.close();
     this.done.complete();
@@ -270,7 +229,7 @@ export class ReplayMarket implements MarketFeed {
   async play(to: number, options: PlayOptions = {}): Promise<void> {
     const { clock, cursor } = this;
     const from = clock.now();
-    this.keepRetained();
+    this.keepHeld();
     if ((await cursor.ready()) && cursor.reader.time < from) await this.catchUp(from);
     let reportAt = from + PROGRESS_EVERY_MS;
     const { sample } = options;
@@ -298,7 +257,7 @@ export class ReplayMarket implements MarketFeed {
             advance();
             return;
           }
-          this.keepRetained();
+          this.keepHeld();
           cursor.ready().then(() => {
             try {
               if (this.closed) resolve(false);
@@ -367,7 +326,7 @@ export class ReplayMarket implements MarketFeed {
           kept.block = kept.block.copyCurrent();
           kept.offset = 0;
         }
-        this.keepRetained();
+        this.keepHeld();
         if (!(await c.ready())) break;
       }
       if (c.reader.time >= now) break;
@@ -399,29 +358,7 @@ export class ReplayMarket implements MarketFeed {
     const channels = this.quoteTokens.get(token);
     if (channels === undefined) return;
     // A held full channel nobody follows now keeps where this record is, undecoded.
-    if (r.kind === 'full' && this.dormant.has(token)) {
-      const kept = this.retained.get(token);
-      const ltp = r.ltp();
-      const lowerLimit = r.limit('lower');
-      const upperLimit = r.limit('upper');
-      if (kept === undefined) {
-        this.retained.set(token, {
-          block: r,
-          offset: r.offset,
-          receivedAt,
-          ltp,
-          lowerLimit,
-          upperLimit,
-        });
-      } else {
-        kept.block = r;
-        kept.offset = r.offset;
-        kept.receivedAt = receivedAt;
-        kept.ltp = ltp;
-        kept.lowerLimit = lowerLimit;
-        kept.upperLimit = upperLimit;
-      }
-    }
+    if (r.kind === 'full' && this.held.isDormant(token)) this.held.retain(token, r, receivedAt);
     if (channels.ltp === undefined && channels.ohlcv === undefined && channels.full === undefined)
       return;
     // Decoded no richer than the richest mode followed: the same stream, less decoded.
@@ -448,53 +385,22 @@ export class ReplayMarket implements MarketFeed {
       channels = {};
       this.quoteTokens.set(token, channels);
     }
-    let channel = channels[mode];
+    let channel = channels[mode] ?? (mode === 'full' ? this.held.revive(token) : undefined);
     if (channel === undefined) {
-      channel = this.wake(token, mode);
-      if (channel !== undefined) this.dormant.delete(token);
+      // A dormant full channel is as richer channels are for a new one: its seed.
+      const dormant = this.held.wake(token);
+      channel = new TokenChannel(
+        seedFrom(dormant === undefined ? channels : { ...channels, full: dormant }, mode),
+      );
     }
-    channel ??= new TokenChannel(seedFrom(channels, mode));
     channels[mode] = channel;
-    if (held) this.held.add(channel);
-    channel.add(subscriber);
+    const replay = mode === 'full' ? this.held.join(token, channel, subscriber, held) : true;
+    channel.add(subscriber, replay);
   }
 
-  /**
-   * The dormant full channel of `token` (when `mode` is full; {@link addQuote} takes it
-   * out of dormancy), its last value brought up to date with the newest full record
-   * published since it went dormant, decoded as publishing it would have.
-   */
-  private wake(token: number, mode: QuoteMode): TokenChannel<MarketQuote> | undefined {
-    if (mode !== 'full') return undefined;
-    const channel = this.dormant.get(token);
-    if (channel === undefined) return undefined;
-    const kept = this.retained.get(token);
-    if (kept !== undefined) {
-      this.retained.delete(token);
-      const quote = kept.block.recordAt(kept.offset).quote();
-      channel.last = {
-        token: quote.token,
-        mode: 'full',
-        quote,
-        sourceTime: sourceTimeOf(quote, 'full', kept.receivedAt),
-        receivedAt: kept.receivedAt,
-      };
-    }
-    return channel;
-  }
-
-  /**
-   * Copies each retained record still in the cursor's block, before the cursor moves on
-   * and the next blocks reuse its memory (record-blocks.ts).
-   */
-  private keepRetained(): void {
-    const block = this.cursor.pending || this.retained.size === 0 ? undefined : this.cursor.reader;
-    if (block === undefined) return;
-    for (const kept of this.retained.values()) {
-      if (kept.block !== block) continue;
-      kept.block = block.recordAt(kept.offset).copyCurrent();
-      kept.offset = 0;
-    }
+  /** Copies the retained records of held channels before the cursor leaves their block. */
+  private keepHeld(): void {
+    if (!this.cursor.pending && this.held.retaining) this.held.keep(this.cursor.reader);
   }
 
   private removeQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
@@ -502,15 +408,13 @@ export class ReplayMarket implements MarketFeed {
     const channel = channels?.[mode];
     if (channels === undefined || channel === undefined) return;
     channel.remove(subscriber);
+    const dormant = mode === 'full' && this.held.leave(token, channel, subscriber);
     if (channel.size > 0) return;
     delete channels[mode];
-    if (this.held.has(channel)) {
-      // Held: its follower comes back (a paper venue's next order), and the token stays
-      // listed as followed, as if it had never left.
-      this.dormant.set(token, channel);
-      return;
-    }
-    if (Object.keys(channels).length === 0 && !this.dormant.has(token))
+    // Held: its follower comes back (a paper venue's next order), and the token stays
+    // listed as followed, as if it had never left.
+    if (dormant) return;
+    if (Object.keys(channels).length === 0 && !this.held.isDormant(token))
       this.quoteTokens.delete(token);
   }
 }

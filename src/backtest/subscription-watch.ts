@@ -3,7 +3,8 @@ import type { Clock } from '../clock/clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketDataBusStats, SubscribeOptions } from '../market-data/bus-options.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
-import type { LastPrice, MarketFeed } from '../market-data/market-feed.ts';
+import type { LastPriceBand } from '../market-data/last-price-band.ts';
+import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
 
 /**
@@ -31,7 +32,7 @@ export class SubscriptionWatch implements MarketFeed {
   readonly added$: Observable<number> = this.firstSeen.asObservable();
 
   /** The inner feed's, when it has one. */
-  readonly lastPrice?: (token: number) => LastPrice | undefined;
+  readonly lastPrice?: (token: number) => LastPriceBand | undefined;
 
   constructor(
     private readonly inner: MarketFeed,

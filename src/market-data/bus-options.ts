@@ -69,10 +69,11 @@ export interface SubscribeOptions {
   /** How often the data should be refreshed; default the bus's `intervalMs`. */
   readonly intervalMs?: number;
   /**
-   * Full quotes only, on a feed that says it {@link MarketFeed.holdsChannels}: when this
-   * subscriber leaves, the channel is held, not closed. Its last value is brought up to
-   * date when read (`latest`) or followed again, as if followed all along, without
-   * decoding every quote meanwhile: a backtest's paper venue between orders.
+   * Full quotes only, on a feed that `holdsChannels` (a replay): when the channel's last
+   * follower leaves, it is kept dormant, not closed, and brought up to date only when
+   * read (`latest`) or followed again, without decoding every quote meanwhile. A held
+   * follower back is sent the newest quote only if one changed since it left, as
+   * following on would have sent it: a backtest's paper venue between orders.
    */
   readonly held?: boolean;
 }

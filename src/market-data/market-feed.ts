@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { MarketDataBusStats, SubscribeOptions } from './bus-options.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from './health.ts';
+import type { LastPriceBand } from './last-price-band.ts';
 import type { MarketGreeks, MarketQuote } from './market-quote.ts';
 
 /**
@@ -17,13 +18,6 @@ import type { MarketGreeks, MarketQuote } from './market-quote.ts';
  * feed.quote$(3045, 'ltp').subscribe((q) => console.log(q.quote.ltp));
  * ```
  */
-/** A token's last price and the day's band (0 when the quote carries none), in paise. */
-export interface LastPrice {
-  ltp: number;
-  lowerLimit: number;
-  upperLimit: number;
-}
-
 export interface MarketFeed {
   /** Quotes of `tokens` in `mode`: the cached quote of each at once (if any), then each change. */
   quotes$<M extends QuoteMode>(
@@ -63,7 +57,7 @@ export interface MarketFeed {
    * them (the full quote's when one is followed, else the LTP with no band), for feeds
    * that can answer without building the full quote (a replay holding its channel).
    */
-  lastPrice?(token: number): LastPrice | undefined;
+  lastPrice?(token: number): LastPriceBand | undefined;
   /** Whether {@link SubscribeOptions.held} subscriptions are held (a replay's feed). */
   readonly holdsChannels?: boolean;
   /** Stops and completes every stream. */

@@ -14,6 +14,8 @@ import type { Subscriber } from 'rxjs';
 export class TokenChannel<T> {
   /** The last value published (or refreshed), replayed to late subscribers. */
   last: T | undefined;
+  /** Values published so far (a refresh of `last` alone is not one). */
+  published = 0;
   private readonly listeners = new Set<Subscriber<T>>();
   private publishing = false;
 
@@ -26,11 +28,11 @@ export class TokenChannel<T> {
     return this.listeners.size;
   }
 
-  /** Adds a subscriber and replays the last value to it. */
-  add(subscriber: Subscriber<T>): void {
+  /** Adds a subscriber and replays the last value to it (unless `replay` is false). */
+  add(subscriber: Subscriber<T>, replay = true): void {
     this.listeners.add(subscriber);
     // A subscriber added from inside publish() is reached by the running loop itself.
-    if (this.last !== undefined && !this.publishing) subscriber.next(this.last);
+    if (replay && this.last !== undefined && !this.publishing) subscriber.next(this.last);
   }
 
   /** Removes a subscriber. */
@@ -41,6 +43,7 @@ export class TokenChannel<T> {
   /** Stores `value` and sends it to every subscriber. */
   publish(value: T): void {
     this.last = value;
+    this.published += 1;
     this.publishing = true;
     try {
       for (const s of this.listeners) s.next(value);

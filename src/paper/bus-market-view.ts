@@ -52,11 +52,6 @@ export class BusMarketView implements VenueMarket {
     this.books.delete(quote.token);
   }
 
-  /** Whether `quote` is the one the book of `token` was last built from (or is being consumed). */
-  holds(token: number, quote: FullQuote): boolean {
-    return this.quotes.get(token) === quote;
-  }
-
   /** Whether a quote of `token` has arrived. */
   has(token: number): boolean {
     return this.quotes.has(token);

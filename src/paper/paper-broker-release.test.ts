@@ -21,11 +21,11 @@ const isOpen = (at: number): boolean => at < CLOSE || at >= REOPEN;
  * from 801.02 at 10:00:10 (where a resting buy at 801.50 fills, eating into the book),
  * drifting up a paisa a quote.
  */
-function recording() {
+function recording(still = false) {
   const w = new RecordWriter(T0);
   let n = 0;
   for (let at = T0; at <= T0 + 300_000; at += 5_000, n++) {
-    const best = at < T0 + 10_000 ? 80_200 : 80_100 + n;
+    const best = at < T0 + 10_000 ? 80_200 : still ? 80_102 : 80_100 + n;
     w.quote(
       'full',
       {
@@ -51,10 +51,22 @@ const order = (id: string, side: 'B' | 'S', quantity: number, price?: number): P
   product: 'I',
 });
 
+const SCRIPT: [number, PlaceIntent][] = [
+  [2_500, order('rest', 'B', 150, 80_150)], // rests; fills at 10:00:10, eating the book
+  [11_000, order('eat', 'B', 100)], // no quote since: the book that fill consumed
+  [31_000, order('later', 'S', 120)], // quotes came while idle: the newest book
+  [60_000, order('high', 'S', 10, 87_000)], // rests until the close expires it
+  [200_000, order('reopened', 'B', 30)], // idle across the close and the open
+];
+
 /** The same orders against the same quotes, with the venue letting go of its quotes or not. */
-async function run(releaseIdleFeeds: boolean) {
+async function run(
+  releaseIdleFeeds: boolean,
+  still = false,
+  script: [number, PlaceIntent][] = SCRIPT,
+) {
   const clock = new VirtualClock(T0);
-  const market = new ReplayMarket(recording(), clock);
+  const market = new ReplayMarket(recording(still), clock);
   const broker = new PaperBroker({
     clock,
     bus: market,
@@ -66,13 +78,6 @@ async function run(releaseIdleFeeds: boolean) {
   });
   // A strategy's own follower of the LTP, as in a backtest.
   market.quote$(3045, 'ltp').subscribe();
-  const script: [number, PlaceIntent][] = [
-    [2_500, order('rest', 'B', 150, 80_150)], // rests; fills at 10:00:10, eating the book
-    [11_000, order('eat', 'B', 100)], // no quote since: the book that fill consumed
-    [31_000, order('later', 'S', 120)], // quotes came while idle: the newest book
-    [60_000, order('high', 'S', 10, 87_000)], // rests until the close expires it
-    [200_000, order('reopened', 'B', 30)], // idle across the close and the open
-  ];
   const placed: Promise<unknown>[] = [];
   for (const [at, intent] of script) {
     clock.scheduler.schedule(() => {
@@ -123,6 +128,22 @@ describe('PaperBroker: letting go of the quotes while no order works', () => {
       'CANCELED',
       'Expired at market close',
       '10:02:00 20-11-2026',
+    ]);
+  });
+
+  it('keeps the book a fill ate into when the quotes that came since did not change', async () => {
+    // Checked to fail (review s9): told apart by the quote object, the venue took the
+    // unchanged 10:00:15 quote as new, and 'eat' bought 100 @ 801.02 from a whole book.
+    const script: [number, PlaceIntent][] = [
+      [2_500, order('rest', 'B', 150, 80_150)],
+      [16_000, order('eat', 'B', 100)], // an unchanged quote came at 10:00:15
+    ];
+    const following = await run(false, true, script);
+    expect(await run(true, true, script)).toEqual(following);
+    const eat = following.trades.filter((t) => t.remarks === 'eat');
+    expect(eat.map((t) => [t.fillQuantity, t.fillPrice]).reverse()).toEqual([
+      ['50', '801.07'],
+      ['50', '801.12'],
     ]);
   });
 });

@@ -52,14 +52,15 @@ export interface PaperBrokerOptions {
    */
   fillModel?: 'depth' | 'bar';
   /**
-   * Let go of the quotes while no order works (none open, none waiting for the open),
-   * and follow them again at the next order, when the feed holds channels
-   * (`MarketFeed.holdsChannels`: a replay). Each quote of a followed token is a price
-   * step and, on a recording of full quotes, a full decode: a 30-day backtest spent
-   * ≈ 20% of its time there while flat. Fills and results are the same: a step with no
-   * order working changes nothing but the session boundaries, which the next order's
-   * step sees, and the book the next order meets is the newest quote's, or the one its
-   * last fill consumed if no quote came since. Default false (live paper mode polls
+   * Let go of every followed token's quotes while no order works (none open, none
+   * waiting for the open), and follow them all again at the next order, when the feed
+   * holds channels (`MarketFeed.holdsChannels`: a replay). Each quote of a followed
+   * token is a price step and, on a recording of full quotes, a full decode: a 30-day
+   * backtest spent ≈ 20% of its time there while flat. Fills are the same: a step with
+   * no order working changes nothing but the session boundaries, which the next order's
+   * own step sees (the tracker is told of a boundary then, not at the boundary's first
+   * quote), and the book the next order meets is the newest changed quote's, or the one
+   * the last fill ate into if none changed since. Default false (live paper mode polls
    * what it follows, and follows on).
    */
   releaseIdleFeeds?: boolean;
@@ -229,10 +230,10 @@ export class PaperBroker implements Broker {
   }
 
   /**
-   * One token's feed. Followed `again` (let go of while idle), the quote the feed gives
-   * at once is the newest: it becomes the book unless it is the one already there (its
-   * depth maybe consumed by a fill since), with no price step, as following on would
-   * have stepped on each quote with nothing working.
+   * One token's feed. Followed `again` (let go of while idle, held), the feed gives a
+   * quote at once only if one changed since: it becomes the book, with no price step, as
+   * following on would have stepped on each quote with nothing working; otherwise the
+   * book stays as the last fill left it, as it would have.
    */
   private subscribe(token: number, again: boolean): void {
     const releasing = this.options.releaseIdleFeeds === true && this.options.bus.holdsChannels;
@@ -241,7 +242,7 @@ export class PaperBroker implements Broker {
       .quote$(token, 'full', releasing ? { held: true } : undefined)
       .subscribe((q) => {
         if (subscribing && again) {
-          if (!this.market.holds(token, q.quote)) this.market.update(q.quote);
+          this.market.update(q.quote);
           return;
         }
         this.market.update(q.quote);

@@ -141,6 +141,23 @@ export class RecordReader {
     return at;
   }
 
+  /**
+   * Whether the current record has the same bytes as the record at `offset` in `other`,
+   * their times aside (kind, depth levels, token and body): the same quote when decoded.
+   */
+  sameBytesAs(other: RecordReader, offset: number): boolean {
+    const a = this.bytes;
+    const b = other.bytes;
+    const from = this.offset;
+    const size = this.pos - from;
+    if (offset + size > b.length) return false;
+    for (let i = 0; i < size; i++) {
+      if (i >= 4 && i < 8) continue; // u32 ms since the file's base time
+      if (a[from + i] !== b[offset + i]) return false;
+    }
+    return true;
+  }
+
   /** Moves to the record at `offset` (one {@link next} returned earlier). */
   seek(offset: number): void {
     this.pos = offset;

@@ -3,21 +3,17 @@ import { map } from 'rxjs';
 import type { RunnerConfig } from '../config/config-schema.ts';
 import type { MarketSessions } from '../domain/market-sessions.ts';
 import { ExecutionEngine } from '../execution/execution-engine.ts';
+import { type LastPriceBand, lastPriceBand } from '../market-data/last-price-band.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { ModeParts } from './modes/mode-parts.ts';
 import { riskLimitsOf } from './risk-limits-of.ts';
 import type { SessionExpiryNotice } from './session-expiry-notice.ts';
 
 /** The last price, with the day's limits when a full quote has them, from the feed's cache. */
-function lastPriceOf(feed: MarketFeed) {
+function lastPriceOf(feed: MarketFeed): (token: number) => LastPriceBand | undefined {
   // A replay answers from a held full channel's newest record without decoding it.
-  if (feed.lastPrice !== undefined) return (token: number) => feed.lastPrice?.(token);
-  return (token: number) => {
-    const full = feed.latest(token, 'full')?.quote;
-    const ltp = full?.ltp ?? feed.latest(token, 'ltp')?.quote.ltp;
-    if (ltp === undefined) return undefined;
-    return { ltp, lowerLimit: full?.lowerLimit ?? 0, upperLimit: full?.upperLimit ?? 0 };
-  };
+  if (feed.lastPrice !== undefined) return (token) => feed.lastPrice?.(token);
+  return (token) => lastPriceBand((t, m) => feed.latest(t, m), token);
 }
 
 /**

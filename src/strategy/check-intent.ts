@@ -53,10 +53,10 @@ export const retryIntentId = (id: string, n: number): string => `${id}#retry${n}
  */
 export const FRAMEWORK_SQUARE_OFF = /^(?:auto-eod-|kill-|ops-)/;
 
-/** Why `value` may not be a strategy's intent id, if it may not. */
 const RESERVED_PREFIXES = Object.entries(RESERVED_INTENT_IDS.prefixes);
 const RESERVED_SUFFIXES = Object.entries(RESERVED_INTENT_IDS.suffixes);
 
+/** Why `value` may not be a strategy's intent id, if it may not. */
 function reservedIdProblem(value: string): string | undefined {
   if (value.includes(RESERVED_ID_CHARACTER))
     return `intent id "${value}" contains "${RESERVED_ID_CHARACTER}", which is reserved for a square-off's orders (\`<id>:<token>\`); choose another id`;
