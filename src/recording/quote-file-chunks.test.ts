@@ -61,17 +61,21 @@ describe('quoteFileChunks', () => {
     ]);
   });
 
-  it('closes the file when the consumer stops early, and after the last chunk', async () => {
-    const path = file('quotes.bin', bytes());
-    const before = openFds();
-    for await (const _ of quoteFileChunks(path)) {
-      expect(openFds()).toBe(before + 1);
-      break;
-    }
-    expect(openFds()).toBe(before);
-    await readAll(path);
-    expect(openFds()).toBe(before);
-  });
+  // Open descriptors are counted in /proc/self/fd: Linux only.
+  it.skipIf(process.platform !== 'linux')(
+    'closes the file when the consumer stops early, and after the last chunk',
+    async () => {
+      const path = file('quotes.bin', bytes());
+      const before = openFds();
+      for await (const _ of quoteFileChunks(path)) {
+        expect(openFds()).toBe(before + 1);
+        break;
+      }
+      expect(openFds()).toBe(before);
+      await readAll(path);
+      expect(openFds()).toBe(before);
+    },
+  );
 
   it('names the file when it cannot be read', async () => {
     const missing = join(mkdtempSync(join(tmpdir(), 'tr-chunks-')), 'nope.bin');
