@@ -43,7 +43,9 @@ const version = (held: Held): number => held.channel.published + held.dormantCha
  * have sent). It is decoded when the channel is read or followed again, as publishing it
  * would have been; a held follower back is sent that newest quote only if something
  * changed since it left, as following on would have sent it, and nothing otherwise (so a
- * paper venue keeps the book its last fill ate into).
+ * paper venue keeps the book its last fill ate into), not even by a publish under way
+ * when it comes back (`TokenChannel.add` without replay). What came back unchanged is
+ * told per token: one held follower a token (a backtest has one paper venue).
  *
  * @example
  * ```ts

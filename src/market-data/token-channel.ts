@@ -17,6 +17,8 @@ export class TokenChannel<T> {
   /** Values published so far (a refresh of `last` alone is not one). */
   published = 0;
   private readonly listeners = new Set<Subscriber<T>>();
+  /** Added without replay during the publish under way: they have the value already. */
+  private readonly quiet = new Set<Subscriber<T>>();
   private publishing = false;
 
   constructor(initial?: T) {
@@ -28,16 +30,25 @@ export class TokenChannel<T> {
     return this.listeners.size;
   }
 
-  /** Adds a subscriber and replays the last value to it (unless `replay` is false). */
+  /**
+   * Adds a subscriber and replays the last value to it, unless `replay` is false (it has
+   * that value already: a held follower back to an unchanged channel).
+   */
   add(subscriber: Subscriber<T>, replay = true): void {
     this.listeners.add(subscriber);
-    // A subscriber added from inside publish() is reached by the running loop itself.
-    if (replay && this.last !== undefined && !this.publishing) subscriber.next(this.last);
+    // A subscriber added from inside publish() is reached by the running loop itself,
+    // unless it has the value already.
+    if (this.publishing) {
+      if (!replay) this.quiet.add(subscriber);
+      return;
+    }
+    if (replay && this.last !== undefined) subscriber.next(this.last);
   }
 
   /** Removes a subscriber. */
   remove(subscriber: Subscriber<T>): void {
     this.listeners.delete(subscriber);
+    this.quiet.delete(subscriber);
   }
 
   /** Stores `value` and sends it to every subscriber. */
@@ -46,9 +57,10 @@ export class TokenChannel<T> {
     this.published += 1;
     this.publishing = true;
     try {
-      for (const s of this.listeners) s.next(value);
+      for (const s of this.listeners) if (!this.quiet.has(s)) s.next(value);
     } finally {
       this.publishing = false;
+      this.quiet.clear();
     }
   }
 

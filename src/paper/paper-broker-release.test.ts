@@ -131,6 +131,46 @@ describe('PaperBroker: letting go of the quotes while no order works', () => {
     ]);
   });
 
+  it('keeps the eaten book when it follows again inside the publish that let it go', async () => {
+    // Checked to fail (review s9b): a strategy following the full quotes after the venue
+    // places from the very quote the venue's last order filled on; the venue, let go and
+    // followed again within that publish, was sent the same quote by the running loop
+    // and rebuilt the whole book ('eat' bought 100 @ 801.02).
+    const inLoop = async (releaseIdleFeeds: boolean) => {
+      const clock = new VirtualClock(T0);
+      const market = new ReplayMarket(recording(), clock);
+      const broker = new PaperBroker({
+        clock,
+        bus: market,
+        hours: { isOpen },
+        logger: pino({ level: 'silent' }),
+        latencyMs: 250,
+        announceChanges: true,
+        releaseIdleFeeds,
+      });
+      const placed: Promise<unknown>[] = [];
+      const place = (intent: PlaceIntent) =>
+        placed.push(broker.placeOrder('regular', toPlaceRequest(intent, intent.id, false)));
+      clock.scheduler.schedule(() => place(order('rest', 'B', 150, 80_150)), 2_500);
+      clock.scheduler.schedule(() => {
+        market.quote$(3045, 'full').subscribe((q) => {
+          if (q.receivedAt === T0 + 10_000) place(order('eat', 'B', 100));
+        });
+      }, 3_000);
+      await market.play(T0 + 60_000);
+      await Promise.all(placed);
+      const trades = await broker.tradeBook();
+      broker.close();
+      return trades.map((t) => [t.remarks, t.fillQuantity, t.fillPrice]).reverse();
+    };
+    const following = await inLoop(false);
+    expect(await inLoop(true)).toEqual(following);
+    expect(following.filter(([remarks]) => remarks === 'eat')).toEqual([
+      ['eat', '50', '801.07'],
+      ['eat', '50', '801.12'],
+    ]);
+  });
+
   it('keeps the book a fill ate into when the quotes that came since did not change', async () => {
     // Checked to fail (review s9): told apart by the quote object, the venue took the
     // unchanged 10:00:15 quote as new, and 'eat' bought 100 @ 801.02 from a whole book.

@@ -12,7 +12,8 @@ import type { SessionExpiryNotice } from './session-expiry-notice.ts';
 /** The last price, with the day's limits when a full quote has them, from the feed's cache. */
 function lastPriceOf(feed: MarketFeed): (token: number) => LastPriceBand | undefined {
   // A replay answers from a held full channel's newest record without decoding it.
-  if (feed.lastPrice !== undefined) return (token) => feed.lastPrice?.(token);
+  const fromFeed = feed.lastPrice?.bind(feed);
+  if (fromFeed !== undefined) return fromFeed;
   return (token) => lastPriceBand((t, m) => feed.latest(t, m), token);
 }
 
