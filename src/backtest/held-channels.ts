@@ -1,5 +1,4 @@
 import type { Subscriber } from 'rxjs';
-import type { FullQuote } from '../api/schemas/quote.ts';
 import type { LastPriceBand } from '../market-data/last-price-band.ts';
 import { type MarketQuote, sourceTimeOf } from '../market-data/market-quote.ts';
 import { sameQuote } from '../market-data/same-quote.ts';
@@ -187,14 +186,6 @@ export class HeldChannels {
     const kept = this.tokens.get(token)?.retained;
     if (kept === undefined) return undefined;
     return { ltp: kept.ltp, lowerLimit: kept.lowerLimit, upperLimit: kept.upperLimit };
-  }
-
-  /** The full quote a dormant token's channel last had, before any retained record. */
-  lastQuote(token: number): FullQuote | undefined {
-    const state = this.tokens.get(token);
-    return state?.dormant === true
-      ? (state.channel.last?.quote as FullQuote | undefined)
-      : undefined;
   }
 
   /** Whether any record is retained (there may be some to copy before a block is left). */

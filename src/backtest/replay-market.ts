@@ -3,22 +3,15 @@ import type { VirtualClock } from '../clock/virtual-clock.ts';
 import type { QuoteMode } from '../domain/order-params.ts';
 import type { SubscribeOptions } from '../market-data/bus-options.ts';
 import type { HealthEvent, HealthStatus, StaleEvent } from '../market-data/health.ts';
-import { type LastPriceBand, lastPriceBand } from '../market-data/last-price-band.ts';
+import type { LastPriceBand } from '../market-data/last-price-band.ts';
 import type { MarketDataBusStats } from '../market-data/market-data-bus.ts';
 import type { MarketFeed } from '../market-data/market-feed.ts';
 import type { MarketGreeks, MarketQuote } from '../market-data/market-quote.ts';
-import { modeCovers } from '../market-data/project-quote.ts';
-import { publishGreeks } from '../market-data/publish-greeks.ts';
-import { publishQuote } from '../market-data/publish-quote.ts';
-import { seedFrom } from '../market-data/seed-channel.ts';
-import { TokenChannel } from '../market-data/token-channel.ts';
 import type { Recording } from '../recording/read-recording.ts';
 import { RecordCursor } from '../recording/record-cursor.ts';
 import type { RecordReader } from '../recording/record-reader.ts';
 import type { RecordStream } from '../recording/recording-set.ts';
-import { HeldChannels } from './held-channels.ts';
-
-type QuoteChannels = Partial<Record<QuoteMode, TokenChannel<MarketQuote>>>;
+import { ReplayChannels } from './replay-channels.ts';
 
 /** Options of {@link ReplayMarket.play}. */
 export interface PlayOptions {
@@ -91,10 +84,7 @@ const SETTLED = Promise.resolve();
 export class ReplayMarket implements MarketFeed {
   /** Stands on the next record not yet published, while `pending`. */
   private readonly cursor: RecordCursor;
-  private readonly quoteTokens = new Map<number, QuoteChannels>();
-  private readonly greeksTokens = new Map<number, TokenChannel<MarketGreeks>>();
-  /** Full-quote channels followed `held`: dormant while nobody follows them (held-channels.ts). */
-  private readonly held = new HeldChannels();
+  private readonly channels = new ReplayChannels();
   private readonly done = new Subject<never>();
   private closed = false;
   /** Records decoded and delivered so far (quotes and greeks): the backtest's events. */
@@ -140,10 +130,10 @@ export class ReplayMarket implements MarketFeed {
         return undefined;
       }
       const sub = subscriber as unknown as Subscriber<MarketQuote>;
-      for (const token of unique) this.addQuote(token, mode, sub, held);
+      for (const token of unique) this.channels.addQuote(token, mode, sub, held);
       return () => {
         if (this.closed) return;
-        for (const token of unique) this.removeQuote(token, mode, sub);
+        for (const token of unique) this.channels.removeQuote(token, mode, sub);
       };
     });
   }
@@ -163,38 +153,21 @@ export class ReplayMarket implements MarketFeed {
         subscriber.complete();
         return undefined;
       }
-      for (const token of unique) {
-        let ch = this.greeksTokens.get(token);
-        if (ch === undefined) {
-          ch = new TokenChannel();
-          this.greeksTokens.set(token, ch);
-        }
-        ch.add(subscriber);
-      }
+      for (const token of unique) this.channels.addGreeks(token, subscriber);
       return () => {
         if (this.closed) return;
-        for (const token of unique) {
-          const ch = this.greeksTokens.get(token);
-          ch?.remove(subscriber);
-          if (ch !== undefined && ch.size === 0) this.greeksTokens.delete(token);
-        }
+        for (const token of unique) this.channels.removeGreeks(token, subscriber);
       };
     });
   }
 
-  /**
-   * As `latest(token, 'full')` then `latest(token, 'ltp')` give them, but a held full
-   * channel nobody follows now answers from its newest record without decoding it: the
-   * engine asks at every risk mark.
-   */
+  /** See {@link ReplayChannels.lastPrice}: a held channel answers without a decode. */
   lastPrice(token: number): LastPriceBand | undefined {
-    return this.held.lastPrice(token) ?? lastPriceBand((t, m) => this.latest(t, m), token);
+    return this.channels.lastPrice(token);
   }
 
   latest<M extends QuoteMode>(token: number, mode: M): MarketQuote<M> | undefined {
-    const channel =
-      this.quoteTokens.get(token)?.[mode] ?? (mode === 'full' ? this.held.wake(token) : undefined);
-    return channel?.last as MarketQuote<M> | undefined;
+    return this.channels.latest(token, mode) as MarketQuote<M> | undefined;
   }
 
   get status(): HealthStatus {
@@ -207,26 +180,19 @@ export class ReplayMarket implements MarketFeed {
       greeksRequests: 0,
       failedRequests: 0,
       inFlightRequests: 0,
-      quoteTokens: this.quoteTokens.size,
-      greeksTokens: this.greeksTokens.size,
+      ...this.channels.sizes,
       pollGroups: 0,
     };
   }
 
   quoteTokenList(): number[] {
-    return [...this.quoteTokens.keys()].sort((a, b) => a - b);
+    return this.channels.quoteTokenList();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const channels of this.quoteTokens.values()) {
-      for (const ch of Object.values(channels)) ch.complete();
-    }
-    for (const ch of this.greeksTokens.values()) ch.complete();
-    this.quoteTokens.clear();
-    this.held.clear();
-    this.greeksTokens.clear();
+    this.channels.close();
     this.cursor.close();
     this.done.complete();
   }
@@ -355,84 +321,14 @@ export class ReplayMarket implements MarketFeed {
     if (c.pending) c.reader.seek(resume);
   }
 
-  /**
-   * Publishes the reader's current record as received at `receivedAt`, as the bus ingests
-   * a polled answer: each covered mode's channel, changes only. A record of a token (or
-   * of greeks) nobody follows is counted but not decoded: no channel would take it.
-   */
+  /** Publishes the reader's current record (see {@link ReplayChannels.publish}) and counts it. */
   private publishCurrent(r: RecordReader, receivedAt: number): void {
     this.events += 1;
-    const token = r.token;
-    if (r.kind === 'greeks') {
-      const channel = this.greeksTokens.get(token);
-      if (channel !== undefined) publishGreeks(channel, { token, greeks: r.greeks(), receivedAt });
-      return;
-    }
-    const channels = this.quoteTokens.get(token);
-    if (channels === undefined) return;
-    // A held full channel nobody follows now keeps where this record is, undecoded.
-    if (r.kind === 'full' && this.held.isDormant(token)) this.held.retain(token, r, receivedAt);
-    if (channels.ltp === undefined && channels.ohlcv === undefined && channels.full === undefined)
-      return;
-    // Decoded no richer than the richest mode followed: the same stream, less decoded.
-    const top = richestMode(channels);
-    if (modeCovers(top, r.kind)) {
-      publishQuote(channels, r.kind, r.quote(), receivedAt);
-      return;
-    }
-    publishQuote(channels, top, r.quoteAs(top), receivedAt, r.sourceTime(receivedAt));
-    // A richer channel opened while it went out (a paper order's first look at the book)
-    // takes this record too, as one pass over every mode the record covers gave it.
-    if (!modeCovers(top, richestMode(channels)))
-      publishQuote(channels, r.kind, r.quote(), receivedAt);
-  }
-
-  private addQuote(
-    token: number,
-    mode: QuoteMode,
-    subscriber: Subscriber<MarketQuote>,
-    held: boolean,
-  ): void {
-    let channels = this.quoteTokens.get(token);
-    if (channels === undefined) {
-      channels = {};
-      this.quoteTokens.set(token, channels);
-    }
-    let channel = channels[mode] ?? (mode === 'full' ? this.held.revive(token) : undefined);
-    if (channel === undefined) {
-      // A dormant full channel is as richer channels are for a new one: its seed.
-      const dormant = this.held.wake(token);
-      channel = new TokenChannel(
-        seedFrom(dormant === undefined ? channels : { ...channels, full: dormant }, mode),
-      );
-    }
-    channels[mode] = channel;
-    const replay = mode === 'full' ? this.held.join(token, channel, subscriber, held) : true;
-    channel.add(subscriber, replay);
+    this.channels.publish(r, receivedAt);
   }
 
   /** Copies the retained records of held channels before the cursor leaves their block. */
   private keepHeld(): void {
-    if (!this.cursor.pending && this.held.retaining) this.held.keep(this.cursor.reader);
+    if (!this.cursor.pending && this.channels.retaining) this.channels.keep(this.cursor.reader);
   }
-
-  private removeQuote(token: number, mode: QuoteMode, subscriber: Subscriber<MarketQuote>): void {
-    const channels = this.quoteTokens.get(token);
-    const channel = channels?.[mode];
-    if (channels === undefined || channel === undefined) return;
-    channel.remove(subscriber);
-    const dormant = mode === 'full' && this.held.leave(token, channel, subscriber);
-    if (channel.size > 0) return;
-    delete channels[mode];
-    // Held: its follower comes back (a paper venue's next order), and the token stays
-    // listed as followed, as if it had never left.
-    if (dormant) return;
-    if (Object.keys(channels).length === 0 && !this.held.isDormant(token))
-      this.quoteTokens.delete(token);
-  }
-}
-
-/** The richest mode a token's channels follow (`ltp` when none). */
-function richestMode(channels: Partial<Record<QuoteMode, unknown>>): QuoteMode {
-  return channels.full !== undefined ? 'full' : channels.ohlcv !== undefined ? 'ohlcv' : 'ltp';
 }

@@ -51,6 +51,22 @@ const order = (id: string, side: 'B' | 'S', quantity: number, price?: number): P
   product: 'I',
 });
 
+/** A backtest's paper venue over a replay of {@link recording}, letting go of its quotes or not. */
+function venue(releaseIdleFeeds: boolean, still = false) {
+  const clock = new VirtualClock(T0);
+  const market = new ReplayMarket(recording(still), clock);
+  const broker = new PaperBroker({
+    clock,
+    bus: market,
+    hours: { isOpen },
+    logger: pino({ level: 'silent' }),
+    latencyMs: 250,
+    announceChanges: true,
+    releaseIdleFeeds,
+  });
+  return { clock, market, broker };
+}
+
 const SCRIPT: [number, PlaceIntent][] = [
   [2_500, order('rest', 'B', 150, 80_150)], // rests; fills at 10:00:10, eating the book
   [11_000, order('eat', 'B', 100)], // no quote since: the book that fill consumed
@@ -65,17 +81,7 @@ async function run(
   still = false,
   script: [number, PlaceIntent][] = SCRIPT,
 ) {
-  const clock = new VirtualClock(T0);
-  const market = new ReplayMarket(recording(still), clock);
-  const broker = new PaperBroker({
-    clock,
-    bus: market,
-    hours: { isOpen },
-    logger: pino({ level: 'silent' }),
-    latencyMs: 250,
-    announceChanges: true,
-    releaseIdleFeeds,
-  });
+  const { clock, market, broker } = venue(releaseIdleFeeds, still);
   // A strategy's own follower of the LTP, as in a backtest.
   market.quote$(3045, 'ltp').subscribe();
   const placed: Promise<unknown>[] = [];
@@ -137,17 +143,7 @@ describe('PaperBroker: letting go of the quotes while no order works', () => {
     // followed again within that publish, was sent the same quote by the running loop
     // and rebuilt the whole book ('eat' bought 100 @ 801.02).
     const inLoop = async (releaseIdleFeeds: boolean) => {
-      const clock = new VirtualClock(T0);
-      const market = new ReplayMarket(recording(), clock);
-      const broker = new PaperBroker({
-        clock,
-        bus: market,
-        hours: { isOpen },
-        logger: pino({ level: 'silent' }),
-        latencyMs: 250,
-        announceChanges: true,
-        releaseIdleFeeds,
-      });
+      const { clock, market, broker } = venue(releaseIdleFeeds);
       const placed: Promise<unknown>[] = [];
       const place = (intent: PlaceIntent) =>
         placed.push(broker.placeOrder('regular', toPlaceRequest(intent, intent.id, false)));

@@ -51,6 +51,23 @@ function givenUpOf(h: ExecutionHarness): ExitGivenUp[] {
   return givenUp;
 }
 
+/**
+ * Holds 20 of SBIN from two entries of 10, each within a ₹10,000 order value limit that
+ * the whole position (≈ ₹16,000) exceeds; the engine prices orders at the simulator's LTP.
+ */
+async function twoAllowedEntries(): Promise<ExecutionHarness & { ltp: number }> {
+  const ltp = { value: 0 };
+  const h = await setUp(MORNING, {
+    risk: { maxOrderValue: 1_000_000 },
+    quote: () => ({ ltp: ltp.value, lowerLimit: 0, upperLimit: 0 }),
+  });
+  ltp.value = (await h.client.quote('ltp', 3045)).ltp;
+  await h.engine.submit(placeIntent('a'));
+  await h.engine.submit(placeIntent('b'));
+  await step(h, 0);
+  return Object.assign(h, { ltp: ltp.value });
+}
+
 /** The simulator's orders of `side` in SBIN, in placement order. */
 async function simOrders(h: ExecutionHarness, side: 'B' | 'S') {
   return (await h.client.orderBook())
@@ -271,20 +288,12 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
   it('closes a position worth more than one allowed order in slices, each within the limits', async () => {
     // Two entries of 10 at about ₹800 are each within ₹10,000; the position (₹16,000) is
     // not. Checked to fail with the exit sent whole: denied, and the position stays at 20.
-    const ltp = { value: 0 };
-    const h = await setUp(MORNING, {
-      risk: { maxOrderValue: 1_000_000 },
-      quote: () => ({ ltp: ltp.value, lowerLimit: 0, upperLimit: 0 }),
-    });
-    ltp.value = (await h.client.quote('ltp', 3045)).ltp;
-    await h.engine.submit(placeIntent('a'));
-    await h.engine.submit(placeIntent('b'));
-    await step(h, 0);
+    const h = await twoAllowedEntries();
     expect(held(h)).toBe(20);
     await h.engine.submit({ kind: 'squareOff', id: 'auto-eod-4', strategyId: 's1' });
     await step(h, 0);
     const sells = (await h.client.orderBook()).filter((o) => o.transactionType === 'S');
-    const per = Math.floor(1_000_000 / (ltp.value * 1.01));
+    const per = Math.floor(1_000_000 / (h.ltp * 1.01));
     const sizes = sells.map((o) => Number(o.quantity));
     expect(per).toBeLessThan(20);
     expect(sizes).toHaveLength(Math.ceil(20 / per));
@@ -321,15 +330,7 @@ describe('a square-off whose exit the exchange rejects is tried again', () => {
 
   it('closes a sliced position once when two square-offs come at the same moment', async () => {
     // Checked to fail with square-offs run side by side: sells of 12 + 8 + 8 left -8.
-    const ltp = { value: 0 };
-    const h = await setUp(MORNING, {
-      risk: { maxOrderValue: 1_000_000 },
-      quote: () => ({ ltp: ltp.value, lowerLimit: 0, upperLimit: 0 }),
-    });
-    ltp.value = (await h.client.quote('ltp', 3045)).ltp;
-    await h.engine.submit(placeIntent('a'));
-    await h.engine.submit(placeIntent('b'));
-    await step(h, 0);
+    const h = await twoAllowedEntries();
     await Promise.all([
       h.engine.submit({ kind: 'squareOff', id: 'flat', strategyId: 's1' }),
       h.engine.submit({ kind: 'squareOff', id: 'auto-eod-6', strategyId: 's1' }),
