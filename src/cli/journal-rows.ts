@@ -93,18 +93,26 @@ export function orderRows(snapshot: JournalSnapshot): OrderRow[] {
 /**
  * Positions rebuilt from a journal's fills, marked to the last price it saw: the bot's last
  * written quote of the token (`lastPrices`) when newer than its last fill, else that fill.
+ * Intraday positions still open after their IST day (before `now`'s) are closed, as the
+ * running bot's book closes them (the broker squared them off at its cut-off).
  */
 export function positionRows(
   snapshot: JournalSnapshot,
   lastPrices: ReadonlyMap<number, LastPrice>,
+  now: number = Date.now(),
 ): PositionRow[] {
-  const book = new PositionBook();
+  const book = new PositionBook({ now: () => now });
   const lastFill = new Map<number, LastPrice>();
-  for (const f of snapshot.fills) {
-    book.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price);
-    const seen = lastFill.get(f.token);
-    if (seen === undefined || f.at >= seen.at) lastFill.set(f.token, { ltp: f.price, at: f.at });
-  }
+  const productOf = new Map(snapshot.orders.map((o) => [o.tag, o.intent.product]));
+  book.replay(() => {
+    for (const f of snapshot.fills) {
+      const product = productOf.get(f.tag);
+      book.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price, product, f.at);
+      const seen = lastFill.get(f.token);
+      if (seen === undefined || f.at >= seen.at)
+        lastFill.set(f.token, { ltp: f.price, at: f.at });
+    }
+  });
   const seen = new Map<number, LastPrice & { from: 'quote' | 'fill' }>();
   for (const [token, fill] of lastFill) {
     const quote = lastPrices.get(token);

@@ -140,6 +140,8 @@ export class EventRecorder {
           side,
           event.fillQuantity,
           event.fillPrice,
+          order.intent.product,
+          event.at,
         );
       }
       // Marked and checked once per fill, before anyone hears of it.

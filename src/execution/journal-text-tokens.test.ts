@@ -17,6 +17,9 @@ afterEach(() => {
 });
 
 /** A journal file as a release before numeric tokens wrote it: tokens as text everywhere. */
+/** The fill's time: the day of the engine that recovers the journal below. */
+const FILLED_AT = Date.parse('2026-11-20T09:30:00+05:30');
+
 function oldJournal(): string {
   const dir = mkdtempSync(join(tmpdir(), 'journal-text-'));
   dirs.push(dir);
@@ -47,9 +50,10 @@ function oldJournal(): string {
       side: 'B',
       quantity: 10,
       price: 80_000,
-      at: 1,
+      // On the recovering engine's day: an intraday fill of an earlier day is closed.
+      at: FILLED_AT,
     },
-    at: 1,
+    at: FILLED_AT,
   });
   journal.close();
   // Rewrite the rows in the old form: the intent's token as a JSON string, the fill's as text.

@@ -46,8 +46,22 @@ export async function recoverFromJournal(
     if (order.status !== 'replaced') tracker.track(order);
   }
   deps.placements.restore(orders);
-  for (const f of fills)
-    deps.positions.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price);
+  // The product is the order's (the journal's fills name their order by tag): intraday
+  // positions a day left open are closed as the book replays into later days.
+  const productOf = new Map(orders.map((o) => [o.tag, o.intent.product]));
+  deps.positions.replay(() => {
+    for (const f of fills)
+      deps.positions.applyFill(
+        f.strategyId,
+        f.token,
+        f.symbol,
+        f.side,
+        f.quantity,
+        f.price,
+        productOf.get(f.tag),
+        f.at,
+      );
+  });
   deps.killSwitch.load();
   if (orders.length > 0) {
     logger.info(

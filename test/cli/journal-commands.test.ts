@@ -9,7 +9,10 @@ import { runCli } from './run-cli.ts';
 /** 2026-11-23 09:16:01 IST. */
 const T0 = Date.parse('2026-11-23T09:16:01+05:30');
 
-function order(over: Partial<TrackedOrder> & Pick<TrackedOrder, 'tag' | 'intentId'>): TrackedOrder {
+function order(
+  over: Partial<TrackedOrder> & Pick<TrackedOrder, 'tag' | 'intentId'>,
+  product: 'I' | 'C' = 'C',
+): TrackedOrder {
   return {
     strategyId: 's1',
     variety: 'regular',
@@ -21,7 +24,7 @@ function order(over: Partial<TrackedOrder> & Pick<TrackedOrder, 'tag' | 'intentI
       quantity: 10,
       orderType: 'LMT',
       price: 80_000,
-      product: 'I',
+      product,
     },
     request: {} as TrackedOrder['request'],
     orderId: '1000000001',
@@ -42,7 +45,7 @@ function order(over: Partial<TrackedOrder> & Pick<TrackedOrder, 'tag' | 'intentI
  * A live config whose credentials are `${...}` placeholders (unset in these tests) and a
  * journal with a filled entry, a partial exit and a working stop-loss order.
  */
-function liveConfigWithJournal(options: { lastPrice?: number } = {}): string {
+function liveConfigWithJournal(options: { lastPrice?: number; product?: 'I' | 'C' } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'tr-cli-'));
   const configDir = join(dir, 'config');
   const stateDir = join(dir, 'state');
@@ -53,7 +56,7 @@ function liveConfigWithJournal(options: { lastPrice?: number } = {}): string {
     `mode: live\nbroker: { baseUrl: "https://api.tiqs.trading", appId: "\${TIQS_APP_ID}", token: "\${TIQS_ACCESS_TOKEN}" }\nstrategies: [{ id: s1, module: x.ts }]\nstate: { dir: ${stateDir} }\n`,
   );
   const journal = new SqliteJournal(join(stateDir, 'journal.sqlite'));
-  const entry = order({ tag: 's1-abc-1', intentId: 'p1' });
+  const entry = order({ tag: 's1-abc-1', intentId: 'p1' }, options.product);
   const stop = order({
     tag: 's1-abc-3',
     intentId: 'p1-sl',
@@ -66,7 +69,7 @@ function liveConfigWithJournal(options: { lastPrice?: number } = {}): string {
       orderType: 'SL-LMT',
       price: 78_950,
       triggerPrice: 79_000,
-      product: 'I',
+      product: options.product ?? 'C',
     },
     orderId: '1000000003',
     status: 'open',
@@ -166,10 +169,10 @@ describe('tiqs-runner orders and positions', () => {
       /^placed \(IST\)\s+strategy\s+side\s+qty\s+symbol\s+type\s+price\s+trigger/,
     );
     expect(lines[1]).toMatch(
-      /^2026-11-23 09:16:01\s+s1\s+BUY\s+10\s+SBIN-EQ\s+LMT I\s+₹800\.00\s+10\s+₹800\.00\s+complete\s+1000000001\s+p1$/,
+      /^2026-11-23 09:16:01\s+s1\s+BUY\s+10\s+SBIN-EQ\s+LMT C\s+₹800\.00\s+10\s+₹800\.00\s+complete\s+1000000001\s+p1$/,
     );
     expect(lines[2]).toMatch(
-      /^2026-11-23 09:17:01\s+s1\s+SELL\s+6\s+SBIN-EQ\s+SL-LMT I\s+₹789\.50\s+₹790\.00\s+0\s+open\s+1000000003\s+p1-sl$/,
+      /^2026-11-23 09:17:01\s+s1\s+SELL\s+6\s+SBIN-EQ\s+SL-LMT C\s+₹789\.50\s+₹790\.00\s+0\s+open\s+1000000003\s+p1-sl$/,
     );
     // Columns line up: each header starts where its cells start.
     expect(lines[1]?.indexOf('s1')).toBe(lines[0]?.indexOf('strategy'));
@@ -193,6 +196,21 @@ describe('tiqs-runner orders and positions', () => {
     const positions = await runCli('positions', '--config', file, '--json');
     expect(JSON.parse(positions.stdout)).toEqual([
       expect.objectContaining({ lastSeen: '805.00', lastSeenFrom: 'fill', unrealised: '30.00' }),
+    ]);
+  });
+
+  it('show an intraday position of an earlier day as closed, at its last price', async () => {
+    // The entry is intraday (product I), filled on 2026-11-23; today is later. The broker
+    // squared it off at its cut-off: the journal's reader must not show it open (a bot
+    // reading the same journal would sell it again). Checked to fail with the book's
+    // close taken out (positionRows without \`now\`): net +6 again.
+    const file = liveConfigWithJournal({ lastPrice: 81_000, product: 'I' });
+    const positions = await runCli('positions', '--config', file, '--json');
+    expect(positions.code).toBe(0);
+    expect(JSON.parse(positions.stdout)).toEqual([
+      // 4 sold at ₹805 (the exit's order is not in this journal: counted as carried), the
+      // other 6 closed at the last fill's ₹805: ₹50 realised.
+      expect.objectContaining({ net: 0, realised: '50.00', unrealised: '0.00' }),
     ]);
   });
 
