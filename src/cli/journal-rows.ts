@@ -109,8 +109,7 @@ export function positionRows(
       const product = productOf.get(f.tag);
       book.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price, product, f.at);
       const seen = lastFill.get(f.token);
-      if (seen === undefined || f.at >= seen.at)
-        lastFill.set(f.token, { ltp: f.price, at: f.at });
+      if (seen === undefined || f.at >= seen.at) lastFill.set(f.token, { ltp: f.price, at: f.at });
     }
   });
   const seen = new Map<number, LastPrice & { from: 'quote' | 'fill' }>();

@@ -233,7 +233,7 @@ describe('PrettyLines', () => {
     );
     // This file's frame (where the error was made) and the cause with its own frames.
     expect(trace[0]).toMatch(/^ {6}at .*pretty-lines\.test\.ts:\d+:\d+/);
-    const caused = trace.findIndex((l) => l === '    caused by: Error: socket hang up');
+    const caused = trace.indexOf('    caused by: Error: socket hang up');
     expect(caused).toBeGreaterThan(0);
     expect(trace[caused + 1]).toMatch(/^ {6}at .*pretty-lines\.test\.ts:\d+:\d+/);
     expect(text.endsWith('\n')).toBe(true);
