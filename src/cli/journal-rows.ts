@@ -1,5 +1,6 @@
 import { IST_OFFSET_MS, toIstIso } from '../domain/ist.ts';
 import { formatRupees } from '../domain/money.ts';
+import { fillDayTime } from '../execution/fill-day.ts';
 import type { JournalSnapshot } from '../execution/journal.ts';
 import { PositionBook } from '../execution/position-book.ts';
 import { workingPrices } from '../execution/working-prices.ts';
@@ -103,11 +104,21 @@ export function positionRows(
 ): PositionRow[] {
   const book = new PositionBook({ now: () => now });
   const lastFill = new Map<number, LastPrice>();
-  const productOf = new Map(snapshot.orders.map((o) => [o.tag, o.intent.product]));
+  const orderOf = new Map(snapshot.orders.map((o) => [o.tag, o]));
   book.replay(() => {
     for (const f of snapshot.fills) {
-      const product = productOf.get(f.tag);
-      book.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price, product, f.at);
+      const order = orderOf.get(f.tag);
+      const at = order === undefined ? f.at : fillDayTime(order, f.at);
+      book.applyFill(
+        f.strategyId,
+        f.token,
+        f.symbol,
+        f.side,
+        f.quantity,
+        f.price,
+        order?.intent.product,
+        at,
+      );
       const seen = lastFill.get(f.token);
       if (seen === undefined || f.at >= seen.at) lastFill.set(f.token, { ltp: f.price, at: f.at });
     }

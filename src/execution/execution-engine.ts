@@ -16,7 +16,7 @@ import { type ExitGivenUp, ExitRetries } from './exit-retries.ts';
 import { DEFAULT_EXIT_RETRIES } from './exit-retry-options.ts';
 import { cancelAll, flattenAll } from './flatten.ts';
 import { IntentOutcomes } from './intent-outcomes.ts';
-import { logIntradayClosed } from './intraday-closed-log.ts';
+import { intradayLog } from './intraday-log.ts';
 import { type Journal, MemoryJournal } from './journal.ts';
 import { KillSwitch } from './kill-switch.ts';
 import { openOrdersOf } from './open-orders.ts';
@@ -83,8 +83,7 @@ export class ExecutionEngine {
     const { clock, logger } = options;
     this.pauses = new TradingPause(logger, options.onSessionRefused);
     this.positions =
-      options.positions ??
-      new PositionBook({ now: () => clock.now(), onIntradayClosed: logIntradayClosed(logger) });
+      options.positions ?? new PositionBook({ now: () => clock.now(), ...intradayLog(logger) });
     this.journal = options.journal ?? new MemoryJournal();
     this.limits = { ...DEFAULT_RISK_LIMITS, ...options.risk };
     this.recorder = new EventRecorder({

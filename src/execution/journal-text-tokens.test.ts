@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 /** A journal file as a release before numeric tokens wrote it: tokens as text everywhere. */
-/** The fill's time: the day of the engine that recovers the journal below. */
+/** The order's and the fill's time: the day of the engine that recovers the journal below. */
 const FILLED_AT = Date.parse('2026-11-20T09:30:00+05:30');
 
 function oldJournal(): string {
@@ -33,7 +33,7 @@ function oldJournal(): string {
       tag: 't1',
       intent,
       request: toPlaceRequest(intent, 't1', false),
-      placedAt: 1,
+      placedAt: FILLED_AT,
       orderId: 'N1',
     }),
     status: 'complete' as const,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type IntradayClosed, PositionBook } from './position-book.ts';
+import { type IntradayClosed, type LateIntradayFill, PositionBook } from './position-book.ts';
 
 describe('PositionBook', () => {
   it('books a long round trip with average price and realised PnL', () => {
@@ -47,8 +47,13 @@ describe('PositionBook: intraday positions end with their IST day', () => {
   function setup(start: number) {
     const now = { t: start };
     const closed: IntradayClosed[] = [];
-    const book = new PositionBook({ now: () => now.t, onIntradayClosed: (c) => closed.push(c) });
-    return { now, closed, book };
+    const late: LateIntradayFill[] = [];
+    const book = new PositionBook({
+      now: () => now.t,
+      onIntradayClosed: (c) => closed.push(c),
+      onLateIntradayFill: (f) => late.push(f),
+    });
+    return { now, closed, late, book };
   }
 
   // Checked to fail: with the read's roll-over taken out (rollOver returning at once) the
@@ -134,5 +139,49 @@ describe('PositionBook: intraday positions end with their IST day', () => {
     book.replay(() => book.applyFill('a', 3045, 'SBIN-EQ', 'B', 10, 80_000, 'I', MON));
     expect(book.position('a', 3045)?.netQuantity).toBe(0);
     expect(closed).toHaveLength(1);
+  });
+
+  // Checked to fail with the late-fill test taken out of applyFill (booked as today's):
+  // the first leaves strategy a short 10, the second short 7.
+  it("does not book a late fill of a day whose position it closed: the broker's square-off took it", () => {
+    const { now, closed, late, book } = setup(MON);
+    book.applyFill('a', 3045, 'SBIN-EQ', 'B', 10, 80_000, 'I', MON);
+    now.t = TUE;
+    expect(book.position('a', 3045)?.netQuantity).toBe(0);
+    // Monday's exit order (placed Monday) filled at 15:29; the bot learns of it now.
+    book.applyFill('a', 3045, 'SBIN-EQ', 'S', 10, 80_300, 'I', MON + 3_600_000);
+    expect(book.position('a', 3045)).toMatchObject({ netQuantity: 0, realised: 0 });
+    expect(closed).toHaveLength(1);
+    expect(late).toEqual([
+      {
+        strategyId: 'a',
+        token: 3045,
+        symbol: 'SBIN-EQ',
+        quantity: -10,
+        price: 80_300,
+        day: '2026-11-23',
+        replayed: false,
+      },
+    ]);
+    // Tuesday's own fills are booked.
+    book.applyFill('a', 3045, 'SBIN-EQ', 'B', 2, 80_400, 'I', TUE);
+    expect(book.position('a', 3045)?.netQuantity).toBe(2);
+  });
+
+  it('replays late fills as the running bot booked them', () => {
+    const { late, book } = setup(at('2026-11-25T09:30:00+05:30'));
+    book.replay(() => {
+      book.applyFill('a', 3045, 'SBIN-EQ', 'B', 10, 80_000, 'I', MON);
+      // Tuesday's buy came first: Monday's 10 were closed then.
+      book.applyFill('a', 3045, 'SBIN-EQ', 'B', 3, 80_300, 'I', TUE);
+      book.applyFill('a', 3045, 'SBIN-EQ', 'S', 10, 80_200, 'I', MON);
+      // Strategy b learnt of its Monday exit before any Tuesday fill: a Monday round trip.
+      book.applyFill('b', 3045, 'SBIN-EQ', 'B', 10, 80_000, 'I', MON);
+      book.applyFill('b', 3045, 'SBIN-EQ', 'S', 10, 80_200, 'I', MON);
+    });
+    expect(late.map((f) => [f.strategyId, f.quantity, f.replayed])).toEqual([['a', -10, true]]);
+    // On Wednesday, a's Tuesday 3 are closed too; b's round trip is booked exactly.
+    expect(book.position('a', 3045)?.netQuantity).toBe(0);
+    expect(book.position('b', 3045)).toMatchObject({ netQuantity: 0, realised: 10 * 200 });
   });
 });

@@ -36,6 +36,15 @@ export interface IntradayClosed {
   replayed: boolean;
 }
 
+/**
+ * An intraday fill the book did not book: its order's day had ended and the book had
+ * closed that day's intraday position already (the bot learnt of the fill late).
+ */
+export type LateIntradayFill = Omit<IntradayClosed, 'quantity'> & {
+  /** Signed quantity of the fill (positive bought). */
+  quantity: number;
+};
+
 /** How a {@link PositionBook} treats intraday positions. */
 export interface PositionBookOptions {
   /**
@@ -49,6 +58,8 @@ export interface PositionBookOptions {
   now?: () => number;
   /** Told of each intraday position closed so. */
   onIntradayClosed?: (closed: IntradayClosed) => void;
+  /** Told of each fill not booked because its day's intraday position was closed already. */
+  onLateIntradayFill?: (fill: LateIntradayFill) => void;
 }
 
 /** `YYYY-MM-DD` of an IST day number. */
@@ -116,8 +127,12 @@ export class PositionBook {
   constructor(private readonly options: PositionBookOptions = {}) {}
 
   /**
-   * Books one fill. `product` and `at` (the fill's time, epoch ms) place an intraday fill
-   * on its IST day; without them the fill counts as a carried product's.
+   * Books one fill. `product` and `at` (the time the fill belongs to, epoch ms: for an
+   * intraday order, its placement; see `fillDayTime`) place an intraday fill on its IST
+   * day; without them the fill counts as a carried product's. An intraday fill of a day
+   * whose position the book has closed already is not booked (told, see
+   * {@link PositionBookOptions.onLateIntradayFill}): the broker's square-off took the
+   * position as it stood, this fill included.
    */
   applyFill(
     strategyId: string,
@@ -146,12 +161,27 @@ export class PositionBook {
       this.books.set(key, b);
     }
     const signed = side === 'B' ? quantity : -quantity;
-    if (product === 'I' && at !== undefined) {
+    if (product === 'I' && at !== undefined && this.options.now !== undefined) {
       const day = istDayNumber(at);
+      if (!this.replaying) this.rollOver();
+      // Late: the book holds a later day's intraday fills, or (in a running bot) today
+      // has begun and earlier days' positions are closed.
+      if (day < b.intradayDay || (!this.replaying && day < this.checkedDay)) {
+        this.options.onLateIntradayFill?.({
+          strategyId,
+          token,
+          symbol,
+          quantity: signed,
+          price,
+          day: dayText(day),
+          replayed: this.replaying,
+        });
+        return;
+      }
       // A later day's fill (a journal replayed in order, a book not read since the day
       // changed) closes what the day before left open, before it is booked.
-      if (this.options.now !== undefined) this.closeIntraday(b, day);
-      if (b.intraday === 0 || day > b.intradayDay) b.intradayDay = day;
+      this.closeIntraday(b, day);
+      b.intradayDay = day;
       b.intraday += signed;
       // An earlier day's fill (a journal replayed after a read): the next read looks again.
       if (day < this.checkedDay) this.checkedDay = Number.NEGATIVE_INFINITY;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock/clock.ts';
 import { sleep } from '../clock/sleep.ts';
+import { fillDayTime } from './fill-day.ts';
 import type { Journal } from './journal.ts';
 import type { KillSwitch } from './kill-switch.ts';
 import type { OrderTracker } from './order-tracker.ts';
@@ -48,9 +49,10 @@ export async function recoverFromJournal(
   deps.placements.restore(orders);
   // The product is the order's (the journal's fills name their order by tag): intraday
   // positions a day left open are closed as the book replays into later days.
-  const productOf = new Map(orders.map((o) => [o.tag, o.intent.product]));
+  const orderOf = new Map(orders.map((o) => [o.tag, o]));
   deps.positions.replay(() => {
-    for (const f of fills)
+    for (const f of fills) {
+      const order = orderOf.get(f.tag);
       deps.positions.applyFill(
         f.strategyId,
         f.token,
@@ -58,9 +60,10 @@ export async function recoverFromJournal(
         f.side,
         f.quantity,
         f.price,
-        productOf.get(f.tag),
-        f.at,
+        order?.intent.product,
+        order === undefined ? f.at : fillDayTime(order, f.at),
       );
+    }
   });
   deps.killSwitch.load();
   if (orders.length > 0) {

@@ -1,0 +1,58 @@
+import type { Logger } from 'pino';
+import { formatInr } from '../domain/money.ts';
+import type { PositionBookOptions } from './position-book.ts';
+
+/**
+ * What the engine says when its book closes an intraday position whose IST day ended
+ * ({@link PositionBookOptions.now}): a warning, since the bot's own square-off did not
+ * close it (stopped at the time, or refused) and the broker's cut-off did, at a price the
+ * bot does not know; and when a fill of such a day comes after the close. What is found
+ * again while a journal is replayed was told when it happened: debug.
+ *
+ * @example
+ * ```ts
+ * new PositionBook({ now: () => clock.now(), ...intradayLog(logger) });
+ * ```
+ */
+export function intradayLog(
+  logger: Logger,
+): Pick<PositionBookOptions, 'onIntradayClosed' | 'onLateIntradayFill'> {
+  const log = logger.child({ component: 'execution' });
+  const onIntradayClosed: PositionBookOptions['onIntradayClosed'] = (c) => {
+    const fields = {
+      strategy: c.strategyId,
+      token: c.token,
+      symbol: c.symbol,
+      quantity: c.quantity,
+      day: c.day,
+      price: c.price,
+    };
+    if (c.replayed) {
+      log.debug(fields, 'intraday position of an earlier day closed in the replayed journal');
+      return;
+    }
+    log.warn(
+      fields,
+      `intraday position ${c.quantity > 0 ? '+' : ''}${c.quantity} ${c.symbol} of ${c.strategyId} from ${c.day} was still open after its day ended: the broker squares intraday positions off at its cut-off, so the bot no longer counts it (booked closed at its last price ${formatInr(c.price)}, an estimate); check the broker's positions`,
+    );
+  };
+  const onLateIntradayFill: PositionBookOptions['onLateIntradayFill'] = (f) => {
+    const fields = {
+      strategy: f.strategyId,
+      token: f.token,
+      symbol: f.symbol,
+      quantity: f.quantity,
+      day: f.day,
+      price: f.price,
+    };
+    if (f.replayed) {
+      log.debug(fields, 'late fill of an intraday order of an earlier day, not booked (replay)');
+      return;
+    }
+    log.warn(
+      fields,
+      `a fill of ${f.quantity > 0 ? '+' : ''}${f.quantity} ${f.symbol} of ${f.strategyId} for an intraday order of ${f.day} came after that day's position was closed: not booked into the position (the broker's square-off took the position as it stood); check the broker's positions`,
+    );
+  };
+  return { onIntradayClosed, onLateIntradayFill };
+}
