@@ -108,7 +108,8 @@ describe('execution against the simulator: the kill switch counts one day at a t
       risk: { dailyMaxLoss: 1_500, flattenOnKill: false },
       quote: () => (mark === 0 ? undefined : { ltp: mark, lowerLimit: 0, upperLimit: 0 }),
     });
-    await engine.submit(placeIntent('entry', { quantity: 10 }));
+    // Delivery: carried into Monday (an intraday position would be closed with Friday).
+    await engine.submit(placeIntent('entry', { quantity: 10, product: 'C' }));
     await engine.poll();
     const entry = engine.positions.positions('s1')[0]?.averagePrice ?? 0;
     mark = entry - 100; // -1,000 today: under the limit
