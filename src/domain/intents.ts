@@ -128,6 +128,12 @@ export interface SquareOffIntent {
   id: string;
   /** Token of the instrument; omit for every instrument. */
   token?: number;
+  /**
+   * Only the positions of this product: `I` closes the day's intraday quantity and
+   * leaves delivery (`C`) and F&O normal (`M`) holdings (the square-off before the close
+   * sends this); `C` or `M` the carried quantity. Omit for the whole net position.
+   */
+  product?: Product;
   reason?: string;
 }
 

@@ -1,6 +1,7 @@
 import { type Subscription, timer } from 'rxjs';
 import type { RoutedIntent, SquareOffIntent } from '../domain/intents.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
+import type { Product } from '../domain/order-params.ts';
 import { FRAMEWORK_SQUARE_OFF, retryIntentId } from '../strategy/check-intent.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { ExitRetryOptions } from './exit-retry-options.ts';
@@ -14,6 +15,8 @@ interface Chain {
   /** Id of the first square-off of the chain; tries are named after it. */
   rootId: string;
   reason: string | undefined;
+  /** The square-off's product scope, if any (the one before the close: `I`). */
+  product: Product | undefined;
   /** Exits the broker refused so far. */
   refusals: number;
   /** The last refusal's reason. */
@@ -94,6 +97,7 @@ export class ExitRetries {
             token,
             rootId: squareOff.id,
             reason: squareOff.reason,
+            product: squareOff.product,
             refusals: 0,
             lastReason: '',
             waitedMs: 0,
@@ -234,7 +238,10 @@ export class ExitRetries {
     const working = core.tracker
       .active()
       .filter(
-        (o) => o.strategyId === chain.strategyId && o.intent.instrument.token === chain.token,
+        (o) =>
+          o.strategyId === chain.strategyId &&
+          o.intent.instrument.token === chain.token &&
+          (chain.product === undefined || o.intent.product === chain.product),
       );
     if (working.length > 0) {
       // Other exits (a sibling slice, another square-off's) are left to work; the rest is
@@ -266,6 +273,7 @@ export class ExitRetries {
       id,
       strategyId: chain.strategyId,
       token: chain.token,
+      ...(chain.product === undefined ? {} : { product: chain.product }),
       ...(chain.reason === undefined ? {} : { reason: chain.reason }),
     }).finally(() => this.tries.delete(k));
   }

@@ -238,6 +238,24 @@ export class PositionBook {
     return b === undefined ? undefined : toPosition(b);
   }
 
+  /**
+   * One strategy's open quantity in one instrument (signed), of one product or of all:
+   * `I` the day's intraday part, `C`/`M` the carried rest (a token is equity or F&O, so
+   * one carried product). The intraday part is bounded as a close is (at most the net,
+   * none against it), so the two parts always sum to the net.
+   */
+  quantityOf(strategyId: string, token: number, product?: Product): number {
+    this.rollOver();
+    const b = this.books.get(`${strategyId}\u0000${token}`);
+    if (b === undefined) return 0;
+    if (product === undefined) return b.net;
+    const intraday =
+      Math.sign(b.net) === Math.sign(b.intraday)
+        ? Math.sign(b.intraday) * Math.min(Math.abs(b.intraday), Math.abs(b.net))
+        : 0;
+    return product === 'I' ? intraday : b.net - intraday;
+  }
+
   /** Sum of realised and unrealised PnL, of one strategy or of all. */
   totals(strategyId?: string): { realised: Paise; unrealised: Paise } {
     this.rollOver();

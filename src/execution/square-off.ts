@@ -40,15 +40,22 @@ async function closePositions(
   core: EngineCore,
   intent: SquareOffIntent & { strategyId: string },
 ): Promise<void> {
+  // With a product (the square-off before the close: `I`), only that product's orders
+  // and quantity: a delivery holding of the same strategy stays.
+  const { product } = intent;
   const inScope = (o: TrackedOrder) =>
     o.strategyId === intent.strategyId &&
-    (intent.token === undefined || o.intent.instrument.token === intent.token);
+    (intent.token === undefined || o.intent.instrument.token === intent.token) &&
+    (product === undefined || o.intent.product === product);
   // Another square-off's exits are left to work: they are counted below instead.
   for (const o of core.tracker.active().filter(inScope))
     if (!isSquareOffExit(o)) await core.requestCancel(o);
   const tokens = new Set(
     [
-      ...core.positions.positions(intent.strategyId).map((p) => p.token),
+      ...core.positions
+        .positions(intent.strategyId)
+        .filter((p) => core.positions.quantityOf(intent.strategyId, p.token, product) !== 0)
+        .map((p) => p.token),
       ...core.tracker
         .active()
         .filter(inScope)
@@ -56,7 +63,7 @@ async function closePositions(
     ].filter((t) => intent.token === undefined || t === intent.token),
   );
   for (const token of tokens) {
-    const position = core.positions.position(intent.strategyId, token)?.netQuantity ?? 0;
+    const position = core.positions.quantityOf(intent.strategyId, token, product);
     // Placements not yet answered cannot be cancelled, and other square-offs' exits are
     // left to work: what they may still add counts.
     const unanswered = core.tracker
@@ -75,7 +82,12 @@ async function closePositions(
     if (net === 0) continue;
     const source = core.tracker
       .all()
-      .find((o) => o.strategyId === intent.strategyId && o.intent.instrument.token === token);
+      .find(
+        (o) =>
+          o.strategyId === intent.strategyId &&
+          o.intent.instrument.token === token &&
+          (product === undefined || o.intent.product === product),
+      );
     if (source === undefined) continue;
     const instrument = source.intent.instrument;
     // Within the per-order limits, or a large position's exit would be denied whole.
@@ -95,7 +107,7 @@ async function closePositions(
         side: net > 0 ? 'S' : 'B',
         quantity,
         orderType: 'MKT',
-        product: source.intent.product,
+        product: product ?? source.intent.product,
         reason: intent.reason ?? 'square off',
       };
       core.watchExit(intent, exit.id, token);

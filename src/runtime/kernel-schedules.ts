@@ -54,6 +54,8 @@ function squareOffBeforeClose(deps: ScheduleDeps): Subscription[] {
           kind: 'squareOff',
           id: `auto-eod-${clock.now()}`,
           strategyId,
+          // The day's intraday positions only: delivery and F&O normal holdings stay.
+          product: 'I',
           reason: 'intraday square-off before the close',
         });
       }

@@ -154,7 +154,13 @@ export const intentSchema = z.discriminatedUnion('kind', [
     afterHours: z.enum(['wait', 'amo']).optional(),
     reason,
   }),
-  z.looseObject({ kind: z.literal('squareOff'), id, token: token.optional(), reason }),
+  z.looseObject({
+    kind: z.literal('squareOff'),
+    id,
+    token: token.optional(),
+    product: z.enum(PRODUCTS).optional(),
+    reason,
+  }),
 ]);
 
 /** What {@link checkIntent} finds. */

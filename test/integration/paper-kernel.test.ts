@@ -104,21 +104,29 @@ describe('kernel in paper mode on the simulator', () => {
     expect(stats.count('cancelOrder')).toBe(0);
   });
 
-  it('squares off intraday positions before the close, in virtual time', async () => {
+  it('squares off intraday positions before the close, in virtual time, and keeps delivery', async () => {
+    // The buyer also buys 5 as delivery. Checked to fail with the kernel's square-off sent
+    // without its product (the whole net): it sold all 15, the delivery shares as intraday.
     const { kernel, clock, events, step } = await startPaperKernel(
       '2026-11-20T15:17:00+05:30',
       (text) =>
         text
           .replace(/ {2}- id: thrower[\s\S]*?errors-later.ts\n/, '')
+          .replace('params: { quantity: 10 }', 'params: { quantity: 10, delivery: 5 }')
           .replace('execution:\n', 'execution:\n  squareOffMinutesBeforeClose: 10\n'),
     );
     for (let second = 0; second < 30; second++) await step();
-    expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(10);
-    const sells = () => events.filter((e) => e.type === 'OrderSubmitted' && e.intent.side === 'S');
+    expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(15);
+    const sells = () =>
+      events.flatMap((e) =>
+        e.type === 'OrderSubmitted' && e.intent.side === 'S'
+          ? [[e.intent.quantity, e.intent.product]]
+          : [],
+      );
     expect(sells()).toHaveLength(0);
     // 15:20 IST is ten minutes before the 15:30 close.
     while (clock.now() < Date.parse('2026-11-20T15:20:30+05:30')) await step();
-    expect(sells()).toHaveLength(1);
-    expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(0);
+    expect(sells()).toEqual([[10, 'I']]);
+    expect(kernel.engine.positions.positions('buyer')[0]?.netQuantity).toBe(5);
   });
 });

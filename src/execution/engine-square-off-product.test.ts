@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
+import { VirtualClock } from '../clock/virtual-clock.ts';
+import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
+import { ExecutionEngine } from './execution-engine.ts';
+import { OPEN_SESSION, placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
+
+/**
+ * An engine over a broker whose books show what a test sets: `fill(n, status)` gives the
+ * n-th placed order that status (its whole quantity traded at ₹800 when COMPLETE).
+ */
+function setUp() {
+  const { broker, placed } = scriptedBroker();
+  const book = new Map<string, OrderBookRecord>();
+  const trades: TradeBookRecord[] = [];
+  broker.orderBook = async () => [...book.values()];
+  broker.tradeBook = async () => trades;
+  const clock = new VirtualClock(Date.parse('2026-11-23T15:10:00+05:30'));
+  const engine = new ExecutionEngine({
+    broker,
+    clock,
+    logger: memoryLogger().logger,
+    sessions: OPEN_SESSION,
+  });
+  const fill = (n: number, status: 'COMPLETE' | 'REJECTED') => {
+    const p = placed[n - 1];
+    if (p === undefined) throw new Error(`no order ${n} placed`);
+    const id = `N${n}`;
+    book.set(id, {
+      id,
+      tags: p.tag,
+      orderStatus: status,
+      quantity: p.quantity,
+      price: '0',
+      fillShares: status === 'COMPLETE' ? p.quantity : '0',
+      rejectReason: status === 'REJECTED' ? 'RMS: margin exceeds' : '',
+      snoOrderDirection: '',
+      snoOrderID: '',
+    } as OrderBookRecord);
+    if (status === 'COMPLETE')
+      trades.push({
+        id,
+        fillID: `f-${id}`,
+        fillQuantity: p.quantity,
+        fillShares: p.quantity,
+        fillPrice: '800.00',
+        averagePrice: '800.00',
+      } as TradeBookRecord);
+  };
+  /** The exits placed after the first `n` orders: side, quantity and product. */
+  const exitsAfter = (n: number) =>
+    engine
+      .orders('s1')
+      .slice(n)
+      .map((o) => [o.intent.side, o.intent.quantity, o.intent.product]);
+  return { engine, clock, fill, exitsAfter };
+}
+
+describe('ExecutionEngine: the square-off before the close keeps delivery holdings', () => {
+  // Checked to fail: with the product scope ignored in closePositions (the whole net, as
+  // before), the first test's exit sells all 15, as delivery (the first order's product);
+  // with the retry chain not carrying the product, the second test's retry does.
+  it('closes only the intraday quantity of a strategy that also holds delivery', async () => {
+    const { engine, fill, exitsAfter } = setUp();
+    await engine.submit(placeIntent('hold', { quantity: 10, product: 'C' }));
+    await engine.submit(placeIntent('day', { quantity: 5, product: 'I' }));
+    fill(1, 'COMPLETE');
+    fill(2, 'COMPLETE');
+    await engine.poll();
+    expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(15);
+    expect(engine.positions.quantityOf('s1', 3045, 'I')).toBe(5);
+    expect(engine.positions.quantityOf('s1', 3045, 'C')).toBe(10);
+
+    await engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1', product: 'I' });
+    expect(exitsAfter(2)).toEqual([['S', 5, 'I']]);
+    fill(3, 'COMPLETE');
+    await engine.poll();
+    expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(10);
+    // A square-off without a product still closes everything (the kill switch's, a stop's).
+    await engine.submit({ kind: 'squareOff', id: 'flat', strategyId: 's1' });
+    expect(exitsAfter(3)).toEqual([['S', 10, 'C']]);
+    await engine.stop();
+  });
+
+  it('tries a refused intraday exit again with the same scope', async () => {
+    const { engine, clock, fill, exitsAfter } = setUp();
+    await engine.submit(placeIntent('hold', { quantity: 10, product: 'C' }));
+    await engine.submit(placeIntent('day', { quantity: 5, product: 'I' }));
+    fill(1, 'COMPLETE');
+    fill(2, 'COMPLETE');
+    await engine.poll();
+    await engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1', product: 'I' });
+    fill(3, 'REJECTED');
+    await engine.poll();
+    // The first retry is 5 s later.
+    await clock.advanceByAsync(5_000);
+    for (let i = 0; i < 20 && exitsAfter(3).length === 0; i++) await Promise.resolve();
+    expect(exitsAfter(2)).toEqual([
+      ['S', 5, 'I'],
+      ['S', 5, 'I'],
+    ]);
+    await engine.stop();
+  });
+});
