@@ -1,6 +1,6 @@
 import { IST_OFFSET_MS, toIstIso } from '../domain/ist.ts';
 import { formatRupees } from '../domain/money.ts';
-import { fillDayTime } from '../execution/fill-day.ts';
+import { fillDay } from '../execution/fill-day.ts';
 import type { JournalSnapshot } from '../execution/journal.ts';
 import { PositionBook } from '../execution/position-book.ts';
 import { workingPrices } from '../execution/working-prices.ts';
@@ -108,17 +108,8 @@ export function positionRows(
   book.replay(() => {
     for (const f of snapshot.fills) {
       const order = orderOf.get(f.tag);
-      const at = order === undefined ? f.at : fillDayTime(order, f.at);
-      book.applyFill(
-        f.strategyId,
-        f.token,
-        f.symbol,
-        f.side,
-        f.quantity,
-        f.price,
-        order?.intent.product,
-        at,
-      );
+      const day = order === undefined ? undefined : fillDay(order, f.at);
+      book.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price, day);
       const seen = lastFill.get(f.token);
       if (seen === undefined || f.at >= seen.at) lastFill.set(f.token, { ltp: f.price, at: f.at });
     }

@@ -26,6 +26,12 @@ export interface ExecutionEngineOptions {
   /** Grace before an unknown placement that is absent from the book counts as not placed. */
   unknownGraceMs?: number;
   positions?: PositionBook;
+  /**
+   * Whether an intraday position still open after its IST day is closed in the book (the
+   * broker squared it off at its cut-off; see `PositionBookOptions.now`). Default true;
+   * a backtest, whose paper venue has no cut-off, sets false.
+   */
+  closeIntradayAfterDay?: boolean;
   /** Durable record of orders, fills and events; default in memory. */
   journal?: Journal;
   risk?: Partial<RiskLimits>;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrderBookRecord, TradeBookRecord } from '../api/schemas/order-records.ts';
 import { VirtualClock } from '../clock/virtual-clock.ts';
 import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
+import { bracketIntent, paperBracketVenue } from '../paper/testing/paper-bracket-venue.ts';
 import { ExecutionEngine } from './execution-engine.ts';
 import { OPEN_SESSION, placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
 
@@ -22,7 +23,7 @@ function setUp() {
     logger: memoryLogger().logger,
     sessions: OPEN_SESSION,
   });
-  const fill = (n: number, status: 'COMPLETE' | 'REJECTED') => {
+  const fill = (n: number, status: 'COMPLETE' | 'REJECTED' | 'OPEN') => {
     const p = placed[n - 1];
     if (p === undefined) throw new Error(`no order ${n} placed`);
     const id = `N${n}`;
@@ -47,7 +48,7 @@ function setUp() {
         averagePrice: '800.00',
       } as TradeBookRecord);
   };
-  /** The exits placed after the first `n` orders: side, quantity and product. */
+  /** The orders placed after the first `n`: side, quantity and product. */
   const exitsAfter = (n: number) =>
     engine
       .orders('s1')
@@ -99,6 +100,60 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
       ['S', 5, 'I'],
       ['S', 5, 'I'],
     ]);
+    await engine.stop();
+  });
+
+  // From the review of this change (review-s10 2 and 5): checked to fail with the exits
+  // of an unscoped square-off as one order of the first order's product (as before): it
+  // sold 15 as delivery, and the intraday square-off then sold 5 more.
+  it('sends an exit per product, so a scoped square-off counts an unscoped one working', async () => {
+    const { engine, fill, exitsAfter } = setUp();
+    await engine.submit(placeIntent('hold', { quantity: 10, product: 'C' }));
+    await engine.submit(placeIntent('day', { quantity: 5, product: 'I' }));
+    fill(1, 'COMPLETE');
+    fill(2, 'COMPLETE');
+    await engine.poll();
+    // The kill switch's, an operator's, a stop's or the strategy's own: the whole net.
+    await engine.submit({ kind: 'squareOff', id: 'kill-1', strategyId: 's1' });
+    expect(exitsAfter(2)).toEqual([
+      ['S', 5, 'I'],
+      ['S', 10, 'C'],
+    ]);
+    fill(3, 'OPEN');
+    fill(4, 'OPEN');
+    await engine.poll();
+    // The square-off before the close meanwhile: the intraday exit already works.
+    await engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1', product: 'I' });
+    expect(exitsAfter(4)).toEqual([]);
+    await engine.stop();
+  });
+
+  // Review-s10 1: checked to fail with BracketManager.endFor ignoring the product: the
+  // delivery bracket ended, its legs left working unmanaged, and after the target filled
+  // the stop filled too (net -10).
+  it('leaves a delivery bracket managed: its target fills and its stop is cancelled', async () => {
+    const venue = paperBracketVenue();
+    const { engine, events } = venue.engine();
+    engine.start();
+    await engine.submit(bracketIntent('b1', { product: 'C', target: { points: 800 } }));
+    await venue.price(80_000);
+    await engine.submit(placeIntent('day', { quantity: 2, product: 'I' }));
+    await venue.price(80_000);
+    expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(12);
+    await engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1', product: 'I' });
+    await venue.price(80_000);
+    expect(engine.brackets.size).toBe(1);
+    expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(10);
+    // The target is hit, then the price falls through where the stop was.
+    await venue.price(80_900);
+    await venue.price(80_900);
+    await venue.price(79_000);
+    await venue.price(79_000);
+    const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.intentId);
+    expect(of('OrderFilled')).toContain('b1/tp');
+    expect(of('OrderFilled')).not.toContain('b1/sl');
+    expect(of('OrderCancelled')).toContain('b1/sl');
+    expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
     await engine.stop();
   });
 });

@@ -1,7 +1,7 @@
 import { type Observable, Subject } from 'rxjs';
 import type { Clock } from '../clock/clock.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
-import { fillDayTime } from './fill-day.ts';
+import { fillDay } from './fill-day.ts';
 import type { Journal, JournalEntry } from './journal.ts';
 import type { OrderTracker } from './order-tracker.ts';
 import type { PositionBook } from './position-book.ts';
@@ -141,8 +141,7 @@ export class EventRecorder {
           side,
           event.fillQuantity,
           event.fillPrice,
-          order.intent.product,
-          fillDayTime(order, event.at),
+          fillDay(order, event.at),
         );
       }
       // Marked and checked once per fill, before anyone hears of it.

@@ -8,6 +8,7 @@ import { Amendments } from './amendment.ts';
 import { BracketManager } from './brackets/bracket-manager.ts';
 import { BracketStore } from './brackets/bracket-store.ts';
 import { DeferredIntents } from './deferred-intents.ts';
+import { engineBook } from './engine-book.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { ExecutionEngineOptions, ShutdownOptions } from './engine-options.ts';
 import { stopEngine } from './engine-stop.ts';
@@ -16,13 +17,12 @@ import { type ExitGivenUp, ExitRetries } from './exit-retries.ts';
 import { DEFAULT_EXIT_RETRIES } from './exit-retry-options.ts';
 import { cancelAll, flattenAll } from './flatten.ts';
 import { IntentOutcomes } from './intent-outcomes.ts';
-import { intradayLog } from './intraday-log.ts';
 import { type Journal, MemoryJournal } from './journal.ts';
 import { KillSwitch } from './kill-switch.ts';
 import { openOrdersOf } from './open-orders.ts';
 import { OrderTracker } from './order-tracker.ts';
 import { Placements } from './placement.ts';
-import { PositionBook } from './position-book.ts';
+import type { PositionBook } from './position-book.ts';
 import { recoverFromJournal } from './recover.ts';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from './risk/risk-limits.ts';
 import { type IntentRoutes, routeIntent } from './route-intent.ts';
@@ -82,8 +82,7 @@ export class ExecutionEngine {
   constructor(private readonly options: ExecutionEngineOptions) {
     const { clock, logger } = options;
     this.pauses = new TradingPause(logger, options.onSessionRefused);
-    this.positions =
-      options.positions ?? new PositionBook({ now: () => clock.now(), ...intradayLog(logger) });
+    this.positions = options.positions ?? engineBook(options);
     this.journal = options.journal ?? new MemoryJournal();
     this.limits = { ...DEFAULT_RISK_LIMITS, ...options.risk };
     this.recorder = new EventRecorder({

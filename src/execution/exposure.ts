@@ -1,3 +1,4 @@
+import type { Product } from '../domain/order-params.ts';
 import { ocoGroupOf } from './brackets/leg-ids.ts';
 import type { OrderTracker } from './order-tracker.ts';
 import type { PositionBook } from './position-book.ts';
@@ -17,6 +18,8 @@ export interface Exposure {
  * working legs count once (the largest), and not at all for `group`, the group of the
  * order being placed or modified (it stands for the group). `orders` are the tracker's
  * working orders, passed in by a caller that needs them too (one scan per placement).
+ * `product` counts that product's part and orders alone (the trading window's intraday
+ * exposure: an intraday sell against a delivery holding opens an intraday short).
  */
 export function exposureOf(
   positions: PositionBook,
@@ -26,14 +29,16 @@ export function exposureOf(
   except?: TrackedOrder,
   group?: string,
   orders: readonly TrackedOrder[] = tracker.active(),
+  product?: Product,
 ): Exposure {
-  const position = positions.position(strategyId, token)?.netQuantity ?? 0;
+  const position = positions.quantityOf(strategyId, token, product);
   let pending = 0;
   /** Per one-cancels-other group, its largest signed remainder (made for the first leg). */
   let legs: Map<string, number> | undefined;
   for (const o of orders) {
     if (o === except || o.strategyId !== strategyId || o.intent.instrument.token !== token)
       continue;
+    if (product !== undefined && o.intent.product !== product) continue;
     const remaining = Math.max(0, o.quantity - o.filledQuantity);
     const signed = o.intent.side === 'B' ? remaining : -remaining;
     const oco = ocoGroupOf(o.intentId);

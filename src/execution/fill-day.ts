@@ -1,3 +1,4 @@
+import type { FillDay } from './intraday-fill.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { TrackedOrder } from './tracked-order.ts';
  *
  * @example
  * ```ts
- * book.applyFill(id, token, symbol, side, qty, price, order.intent.product, fillDayTime(order, event.at));
+ * fillDayTime(order, event.at); // order.placedAt, or event.at for an AMO
  * ```
  */
 export function fillDayTime(
@@ -16,4 +17,20 @@ export function fillDayTime(
   learntAt: number,
 ): number {
   return order.request.amo === true ? learntAt : order.placedAt;
+}
+
+/**
+ * What the position book needs to place a fill of `order`, learnt at `learntAt`, on its
+ * day (see `PositionBook.applyFill`).
+ *
+ * @example
+ * ```ts
+ * book.applyFill(id, token, symbol, side, qty, price, fillDay(order, event.at));
+ * ```
+ */
+export function fillDay(
+  order: Pick<TrackedOrder, 'placedAt' | 'request' | 'intent'>,
+  learntAt: number,
+): FillDay {
+  return { product: order.intent.product, at: fillDayTime(order, learntAt), learntAt };
 }

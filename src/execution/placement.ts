@@ -120,7 +120,21 @@ export class Placements {
         ? undefined
         : tradingWindowDenial(
             intent,
-            exposure.position + exposure.pending,
+            // The intraday part alone: an intraday sell against a delivery holding is an
+            // intraday short, not an exit (read only past the square-off time).
+            () => {
+              const day = exposureOf(
+                this.core.positions,
+                tracker,
+                intent.strategyId,
+                intent.instrument.token,
+                again,
+                ocoGroupOf(intent.id),
+                system ? working.filter((o) => o.cancelRequested !== true) : working,
+                'I',
+              );
+              return day.position + day.pending;
+            },
             now,
             sessions,
             this.core.options.squareOffMinutesBeforeClose,

@@ -1,7 +1,13 @@
-import { istDayNumber, istDayStartOf, istParts } from '../domain/ist.ts';
+import { istDayNumber } from '../domain/ist.ts';
 import type { Paise } from '../domain/money.ts';
 import type { Position } from '../domain/order-events.ts';
 import type { Product, TransactionType } from '../domain/order-params.ts';
+import {
+  dayText,
+  type FillDay,
+  type IntradayClosed,
+  type LateIntradayFill,
+} from './intraday-fill.ts';
 
 interface Book {
   strategyId: string;
@@ -11,74 +17,51 @@ interface Book {
   /** Cost of the open quantity, paise (signed like `net`). */
   openCost: number;
   realised: number;
+  /** The last price seen: the last fill's, or a later mark's. */
   lastPrice: number;
+  /** The last fill's price (marks aside: the same in a running bot and in a replay). */
+  lastFill: number;
   /** Signed quantity of intraday (`I`) fills on IST day {@link intradayDay}, part of `net`. */
   intraday: number;
-  /** IST day number ({@link istDayNumber}) of {@link intraday}. */
+  /** IST day number ({@link istDayNumber}) of the latest intraday fill booked. */
   intradayDay: number;
 }
-
-/** An intraday position the book closed because its IST day ended. */
-export interface IntradayClosed {
-  strategyId: string;
-  token: number;
-  symbol: string;
-  /** Signed quantity that was still open (positive long). */
-  quantity: number;
-  /** The last price the book had, at which it booked the close (an estimate). */
-  price: Paise;
-  /** The IST day the position was opened on, `YYYY-MM-DD`. */
-  day: string;
-  /**
-   * Closed while a journal's fills were replayed ({@link PositionBook.replay}): a later
-   * day's fill in the journal shows the bot ran after that day and closed it then.
-   */
-  replayed: boolean;
-}
-
-/**
- * An intraday fill the book did not book: its order's day had ended and the book had
- * closed that day's intraday position already (the bot learnt of the fill late).
- */
-export type LateIntradayFill = Omit<IntradayClosed, 'quantity'> & {
-  /** Signed quantity of the fill (positive bought). */
-  quantity: number;
-};
 
 /** How a {@link PositionBook} treats intraday positions. */
 export interface PositionBookOptions {
   /**
-   * The time (epoch ms). With it, intraday (`I`) positions still open when their IST day
-   * has ended are closed in the book when it is next read or booked, at its last price:
-   * the broker squares intraday positions off (or converts them) at its cut-off before the
-   * close, so a bot that missed its own square-off (stopped, or refused) must not take the
-   * quantity for its own the next day. Without it, nothing is closed (the journal reader's
-   * rows as they were, a book without a clock).
+   * The time (epoch ms). With it, the intraday (`I`) part of a position still open when
+   * its IST day has ended is closed in the book when it is next read or booked, at its
+   * cost: the broker squares intraday positions off (or converts them) at its cut-off
+   * before the close, so a bot that missed its own square-off (stopped, or refused) must
+   * not take the quantity for its own the next day. Without it, nothing is closed and no
+   * intraday part is kept.
    */
   now?: () => number;
+  /**
+   * False: the intraday part is kept (for the square-off before the close) but never
+   * closed, and late fills are booked: a backtest's paper venue does not square off at a
+   * cut-off, so its results stay those of its fills. Default true.
+   */
+  closeEndedDays?: boolean;
   /** Told of each intraday position closed so. */
   onIntradayClosed?: (closed: IntradayClosed) => void;
-  /** Told of each fill not booked because its day's intraday position was closed already. */
+  /** Told of each intraday fill not booked because the bot learnt of it a day late. */
   onLateIntradayFill?: (fill: LateIntradayFill) => void;
-}
-
-/** `YYYY-MM-DD` of an IST day number. */
-function dayText(day: number): string {
-  const p = istParts(istDayStartOf(day));
-  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
 /**
  * Books a signed quantity at `price` into `b`: realised PnL when it reduces the position
  * (the closed part's cost taken in proportion, rounding within a paisa), cost otherwise.
+ * `atCost` books the reducing part at its own cost (no realised PnL).
  */
-function book(b: Book, signed: number, price: Paise): void {
+function book(b: Book, signed: number, price: Paise, atCost = false): void {
   let remaining = signed;
   if (b.net !== 0 && Math.sign(b.net) !== Math.sign(signed)) {
     // `closing` has the fill's sign; realised is proceeds minus the closed part's cost.
     const closing = Math.min(Math.abs(b.net), Math.abs(signed)) * Math.sign(signed);
     const closedCost = Math.round((b.openCost * Math.abs(closing)) / Math.abs(b.net));
-    b.realised += -closing * price - closedCost;
+    if (!atCost) b.realised += -closing * price - closedCost;
     b.openCost -= closedCost;
     b.net += closing;
     remaining -= closing;
@@ -127,12 +110,13 @@ export class PositionBook {
   constructor(private readonly options: PositionBookOptions = {}) {}
 
   /**
-   * Books one fill. `product` and `at` (the time the fill belongs to, epoch ms: for an
-   * intraday order, its placement; see `fillDayTime`) place an intraday fill on its IST
-   * day; without them the fill counts as a carried product's. An intraday fill of a day
-   * whose position the book has closed already is not booked (told, see
-   * {@link PositionBookOptions.onLateIntradayFill}): the broker's square-off took the
-   * position as it stood, this fill included.
+   * Books one fill. `day` (the fill's order's product, the time the fill belongs to and
+   * when the bot learnt of it) places an intraday fill on its IST day; without it, or for
+   * another product, the fill counts as a carried product's. An intraday fill the bot
+   * learnt of on a later day than its own is not booked (told, see
+   * {@link PositionBookOptions.onLateIntradayFill}): that day's position was closed at its
+   * end, the broker's square-off taking it as it stood, this fill included. The same rule
+   * holds in a replay, so a restarted bot books what the running one did.
    */
   applyFill(
     strategyId: string,
@@ -141,53 +125,40 @@ export class PositionBook {
     side: TransactionType,
     quantity: number,
     price: Paise,
-    product?: Product,
-    at?: number,
+    day?: FillDay,
   ): void {
     const key = `${strategyId}\u0000${token}`;
     let b = this.books.get(key);
-    if (b === undefined) {
-      b = {
-        strategyId,
-        token,
-        symbol,
-        net: 0,
-        openCost: 0,
-        realised: 0,
-        lastPrice: price,
-        intraday: 0,
-        intradayDay: 0,
-      };
-      this.books.set(key, b);
-    }
     const signed = side === 'B' ? quantity : -quantity;
-    if (product === 'I' && at !== undefined && this.options.now !== undefined) {
-      const day = istDayNumber(at);
+    if (day !== undefined && day.product === 'I' && this.options.now !== undefined) {
       if (!this.replaying) this.rollOver();
-      // Late: the book holds a later day's intraday fills, or (in a running bot) today
-      // has begun and earlier days' positions are closed.
-      if (day < b.intradayDay || (!this.replaying && day < this.checkedDay)) {
+      const d = istDayNumber(day.at);
+      const closing = this.options.closeEndedDays !== false;
+      if (closing && (istDayNumber(day.learntAt) > d || (b !== undefined && d < b.intradayDay))) {
         this.options.onLateIntradayFill?.({
           strategyId,
           token,
           symbol,
           quantity: signed,
           price,
-          day: dayText(day),
+          day: dayText(d),
           replayed: this.replaying,
         });
         return;
       }
+      b ??= this.open(key, strategyId, token, symbol, price);
       // A later day's fill (a journal replayed in order, a book not read since the day
       // changed) closes what the day before left open, before it is booked.
-      this.closeIntraday(b, day);
-      b.intradayDay = day;
+      if (closing) this.closeIntraday(b, d);
+      b.intradayDay = Math.max(d, b.intradayDay);
       b.intraday += signed;
       // An earlier day's fill (a journal replayed after a read): the next read looks again.
-      if (day < this.checkedDay) this.checkedDay = Number.NEGATIVE_INFINITY;
+      if (d < this.checkedDay) this.checkedDay = Number.NEGATIVE_INFINITY;
     }
+    b ??= this.open(key, strategyId, token, symbol, price);
     book(b, signed, price);
     b.lastPrice = price;
+    b.lastFill = price;
   }
 
   /**
@@ -241,19 +212,15 @@ export class PositionBook {
   /**
    * One strategy's open quantity in one instrument (signed), of one product or of all:
    * `I` the day's intraday part, `C`/`M` the carried rest (a token is equity or F&O, so
-   * one carried product). The intraday part is bounded as a close is (at most the net,
-   * none against it), so the two parts always sum to the net.
+   * one carried product). The parts are kept apart as the broker keeps them, even when
+   * they run against each other.
    */
   quantityOf(strategyId: string, token: number, product?: Product): number {
     this.rollOver();
     const b = this.books.get(`${strategyId}\u0000${token}`);
     if (b === undefined) return 0;
     if (product === undefined) return b.net;
-    const intraday =
-      Math.sign(b.net) === Math.sign(b.intraday)
-        ? Math.sign(b.intraday) * Math.min(Math.abs(b.intraday), Math.abs(b.net))
-        : 0;
-    return product === 'I' ? intraday : b.net - intraday;
+    return product === 'I' ? b.intraday : b.net - b.intraday;
   }
 
   /** Sum of realised and unrealised PnL, of one strategy or of all. */
@@ -278,7 +245,7 @@ export class PositionBook {
    */
   private rollOver(): void {
     const now = this.options.now;
-    if (now === undefined) return;
+    if (now === undefined || this.options.closeEndedDays === false) return;
     const today = istDayNumber(now());
     if (today === this.checkedDay) return;
     this.checkedDay = today;
@@ -286,26 +253,44 @@ export class PositionBook {
   }
 
   /**
-   * Closes `b`'s intraday quantity at its last price if its day is before `day`. A close
-   * only ever reduces the position towards flat: at most the net quantity, and nothing
-   * when the net is flat or the other way (a carried product's fills offsetting the
-   * intraday ones), so a close never opens or flips a position the bot would then trade.
+   * Closes `b`'s intraday part if its day is before `day`, as the broker's cut-off did:
+   * the position moves by exactly that part, at its cost (no PnL booked: the broker's
+   * price is not known to the bot), and a part that ran against a carried position at
+   * the last fill's price. Marks play no part, so a replay books the same as a running bot.
    */
   private closeIntraday(b: Book, day: number): void {
     if (b.intraday === 0 || b.intradayDay >= day) return;
-    const open = b.intraday;
+    const quantity = b.intraday;
     b.intraday = 0;
-    if (Math.sign(b.net) !== Math.sign(open)) return;
-    const quantity = Math.sign(open) * Math.min(Math.abs(open), Math.abs(b.net));
-    book(b, -quantity, b.lastPrice);
+    const reducing = Math.sign(b.net) === Math.sign(quantity);
+    const price = reducing ? Math.round(b.openCost / b.net) : b.lastFill;
+    book(b, -quantity, b.lastFill, true);
     this.options.onIntradayClosed?.({
       strategyId: b.strategyId,
       token: b.token,
       symbol: b.symbol,
       quantity,
-      price: b.lastPrice,
+      price,
       day: dayText(b.intradayDay),
       replayed: this.replaying,
     });
+  }
+
+  /** A new, flat book. */
+  private open(key: string, strategyId: string, token: number, symbol: string, price: Paise): Book {
+    const b: Book = {
+      strategyId,
+      token,
+      symbol,
+      net: 0,
+      openCost: 0,
+      realised: 0,
+      lastPrice: price,
+      lastFill: price,
+      intraday: 0,
+      intradayDay: 0,
+    };
+    this.books.set(key, b);
+    return b;
   }
 }

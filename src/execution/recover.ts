@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock/clock.ts';
 import { sleep } from '../clock/sleep.ts';
-import { fillDayTime } from './fill-day.ts';
+import { fillDay } from './fill-day.ts';
 import type { Journal } from './journal.ts';
 import type { KillSwitch } from './kill-switch.ts';
 import type { OrderTracker } from './order-tracker.ts';
@@ -60,8 +60,7 @@ export async function recoverFromJournal(
         f.side,
         f.quantity,
         f.price,
-        order?.intent.product,
-        order === undefined ? f.at : fillDayTime(order, f.at),
+        order === undefined ? undefined : fillDay(order, f.at),
       );
     }
   });

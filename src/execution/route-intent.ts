@@ -31,9 +31,14 @@ export async function routeIntent(routes: IntentRoutes, intent: RoutedIntent): P
         await amendments.cancel(intent);
         break;
       case 'squareOff':
-        // A square-off ends the brackets it closes: their legs are cancelled with the
-        // rest, and nothing re-places them.
-        brackets.endFor(intent.strategyId, intent.token, intent.reason ?? 'square-off');
+        // A square-off ends the brackets it closes (of its product, when it has one):
+        // their legs are cancelled with the rest, and nothing re-places them.
+        brackets.endFor(
+          intent.strategyId,
+          intent.token,
+          intent.reason ?? 'square-off',
+          intent.product,
+        );
         await squareOff(core, intent);
         break;
       case 'bracket':

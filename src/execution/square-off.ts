@@ -1,4 +1,5 @@
 import type { PlaceIntent, SquareOffIntent } from '../domain/intents.ts';
+import type { Product } from '../domain/order-params.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exitSlices, isSquareOffExit } from './exit-slices.ts';
 import type { TrackedOrder } from './tracked-order.ts';
@@ -63,60 +64,105 @@ async function closePositions(
     ].filter((t) => intent.token === undefined || t === intent.token),
   );
   for (const token of tokens) {
-    const position = core.positions.quantityOf(intent.strategyId, token, product);
-    // Placements not yet answered cannot be cancelled, and other square-offs' exits are
-    // left to work: what they may still add counts.
-    const unanswered = core.tracker
-      .active()
-      .filter(
-        (o) =>
-          inScope(o) &&
-          o.intent.instrument.token === token &&
-          (o.orderId === undefined || isSquareOffExit(o)),
-      )
-      .reduce(
-        (sum, o) => sum + (o.intent.side === 'B' ? 1 : -1) * (o.quantity - o.filledQuantity),
-        0,
-      );
-    const net = position + unanswered;
-    if (net === 0) continue;
-    const source = core.tracker
-      .all()
-      .find(
-        (o) =>
-          o.strategyId === intent.strategyId &&
-          o.intent.instrument.token === token &&
-          (product === undefined || o.intent.product === product),
-      );
-    if (source === undefined) continue;
-    const instrument = source.intent.instrument;
-    // Within the per-order limits, or a large position's exit would be denied whole.
-    const slices = exitSlices(
-      Math.abs(net),
-      instrument.lotSize ?? 1,
-      core.options.quote?.(token),
-      core.limits,
-    );
-    for (const [i, quantity] of slices.entries()) {
-      const exit: PlaceIntent & { strategyId: string } = {
-        kind: 'place',
-        strategyId: intent.strategyId,
-        // `<id>:<token>`, then `<id>:<token>.2`, … for the further slices.
-        id: i === 0 ? `${intent.id}:${token}` : `${intent.id}:${token}.${i + 1}`,
-        instrument,
-        side: net > 0 ? 'S' : 'B',
-        quantity,
-        orderType: 'MKT',
-        product: product ?? source.intent.product,
-        reason: intent.reason ?? 'square off',
-      };
-      core.watchExit(intent, exit.id, token);
-      // One slice's or instrument's failure must not leave the others open.
-      try {
-        await core.place(exit, undefined, true);
-      } catch (err) {
-        core.onBrokerError(exit, err);
+    // Every exit of this token's square-off, across its products' parts and slices.
+    let k = 0;
+    for (const [part, position] of partsOf(core, intent.strategyId, token, product)) {
+      const exits = exitsFor(core, intent, token, part, position);
+      for (const exit of exits) {
+        // `<id>:<token>`, then `<id>:<token>.2`, … for the further exits.
+        exit.id = k === 0 ? `${intent.id}:${token}` : `${intent.id}:${token}.${k + 1}`;
+        k += 1;
+        core.watchExit(intent, exit.id, token);
+        // One slice's or instrument's failure must not leave the others open.
+        try {
+          await core.place(exit, undefined, true);
+        } catch (err) {
+          core.onBrokerError(exit, err);
+        }
       }
     }
   }
+}
+
+/**
+ * The parts of a strategy's position in `token` a square-off closes, each product with
+ * its quantity and its own exit (the broker keeps an intraday position apart from a
+ * carried one): `product`'s alone when the square-off has one; else the intraday part
+ * and the carried one.
+ */
+function partsOf(
+  core: EngineCore,
+  strategyId: string,
+  token: number,
+  product: Product | undefined,
+): Array<[Product, number]> {
+  const { positions } = core;
+  if (product !== undefined) return [[product, positions.quantityOf(strategyId, token, product)]];
+  const ordered = core.tracker
+    .all()
+    .filter((o) => o.strategyId === strategyId && o.intent.instrument.token === token)
+    .map((o) => o.intent.product);
+  // The carried product is the one its orders used (a token is equity or F&O); a part
+  // no order names (fills whose order is unknown) goes out as the first order's.
+  const carried = ordered.find((p) => p !== 'I') ?? ordered[0] ?? 'C';
+  // Only intraday orders: the whole net is the intraday exit's.
+  if (carried === 'I') return [['I', positions.quantityOf(strategyId, token)]];
+  return [
+    ['I', positions.quantityOf(strategyId, token, 'I')],
+    [carried, positions.quantityOf(strategyId, token, carried)],
+  ];
+}
+
+/**
+ * The exits (their ids set by the caller) that take one product's part of the position
+ * in `token`, `position`, to flat, counting placements not yet answered and other
+ * square-offs' exits of that product still working, in slices within the per-order
+ * limits.
+ */
+function exitsFor(
+  core: EngineCore,
+  intent: SquareOffIntent & { strategyId: string },
+  token: number,
+  product: Product,
+  position: number,
+): Array<PlaceIntent & { strategyId: string }> {
+  const { strategyId } = intent;
+  const ofPart = (o: TrackedOrder) =>
+    o.strategyId === strategyId &&
+    o.intent.instrument.token === token &&
+    o.intent.product === product;
+  // Placements not yet answered cannot be cancelled, and other square-offs' exits are
+  // left to work: what they may still add counts.
+  const unanswered = core.tracker
+    .active()
+    .filter((o) => ofPart(o) && (o.orderId === undefined || isSquareOffExit(o)))
+    .reduce(
+      (sum, o) => sum + (o.intent.side === 'B' ? 1 : -1) * (o.quantity - o.filledQuantity),
+      0,
+    );
+  const net = position + unanswered;
+  if (net === 0) return [];
+  const source = core.tracker
+    .all()
+    .find((o) => o.strategyId === strategyId && o.intent.instrument.token === token);
+  if (source === undefined) return [];
+  const instrument = source.intent.instrument;
+  // Within the per-order limits, or a large position's exit would be denied whole.
+  const slices = exitSlices(
+    Math.abs(net),
+    instrument.lotSize ?? 1,
+    core.options.quote?.(token),
+    core.limits,
+  );
+  return slices.map((quantity) => ({
+    kind: 'place',
+    strategyId,
+    id: '',
+    instrument,
+    side: net > 0 ? 'S' : 'B',
+    quantity,
+    orderType: 'MKT',
+    product,
+    reason: intent.reason ?? 'square off',
+  }));
 }

@@ -25,8 +25,10 @@ function isExit(intent: Pick<PlaceIntent, 'side' | 'quantity'>, position: number
  * (`minutesBeforeClose` before the close of the session running at `now`, or of the next
  * one) to that close, new intraday (`product: 'I'`) entries are denied, as the
  * framework is squaring intraday positions off. Exits always pass, and so does any order
- * that is not intraday. `position` counts the strategy's working orders, so an exit sent
- * in the same instant as the square-off's (which would reverse the position) is an entry.
+ * that is not intraday. `position` is the strategy's intraday position in the instrument
+ * (or a function giving it, read only past the square-off time), counting its working
+ * orders, so an exit sent in the same instant as the square-off's (which would reverse
+ * the position) is an entry, and so is an intraday sell against a delivery holding.
  *
  * @example
  * ```ts
@@ -36,16 +38,16 @@ function isExit(intent: Pick<PlaceIntent, 'side' | 'quantity'>, position: number
  */
 export function tradingWindowDenial(
   intent: Pick<PlaceIntent, 'side' | 'quantity' | 'product'>,
-  position: number,
+  position: number | (() => number),
   now: number,
   sessions: MarketSessions,
   minutesBeforeClose: number | undefined,
 ): string | undefined {
   if (minutesBeforeClose === undefined || intent.product !== 'I') return undefined;
-  if (isExit(intent, position)) return undefined;
   const close = sessions.nextClose(now);
   if (close === undefined) return undefined;
   const cutoff = close - minutesBeforeClose * 60_000;
   if (now < cutoff) return undefined;
+  if (isExit(intent, typeof position === 'number' ? position : position())) return undefined;
   return `intraday entry after the square-off time (${istClock(cutoff)} IST, ${minutesBeforeClose} min before the close): only exits pass`;
 }

@@ -43,6 +43,9 @@ export function engineOverParts(
     sessions,
     trackIntervalMs: config.execution.trackIntervalMs,
     journal: parts.journal,
+    ...(parts.closeIntradayAfterDay === undefined
+      ? {}
+      : { closeIntradayAfterDay: parts.closeIntradayAfterDay }),
     quote: lastPriceOf(parts.feed),
     // A bracket's trailing stop follows every last price, not only the risk marks.
     marks: (token) => parts.feed.quote$(token, 'ltp').pipe(map((q) => q.quote.ltp)),

@@ -78,7 +78,23 @@ function liveConfigWithJournal(options: { lastPrice?: number; product?: 'I' | 'C
     fills: new Set(),
     placedAt: T0 + 60_000,
   });
-  journal.commit({ orders: [entry, stop], at: T0 });
+  // The partial exit's own order (only for an intraday journal: the tests of the tables
+  // list the entry and the stop alone).
+  const exit = order(
+    {
+      tag: 's1-abc-2',
+      intentId: 'p1-x',
+      orderId: '1000000002',
+      quantity: 4,
+      filledQuantity: 4,
+      fills: new Set(['f2']),
+      placedAt: T0 + 1,
+    },
+    'I',
+  );
+  exit.intent = { ...exit.intent, side: 'S', quantity: 4 };
+  const orders = options.product === 'I' ? [entry, stop, exit] : [entry, stop];
+  journal.commit({ orders, at: T0 });
   const fill = { tag: entry.tag, strategyId: 's1', token: 3045, symbol: 'SBIN-EQ' } as const;
   journal.commit({
     at: T0,
@@ -199,7 +215,7 @@ describe('tiqs-runner orders and positions', () => {
     ]);
   });
 
-  it('show an intraday position of an earlier day as closed, at its last price', async () => {
+  it('show an intraday position of an earlier day as closed, at its cost', async () => {
     // The entry is intraday (product I), filled on 2026-11-23; today is later. The broker
     // squared it off at its cut-off: the journal's reader must not show it open (a bot
     // reading the same journal would sell it again). Checked to fail with the book's
@@ -208,9 +224,9 @@ describe('tiqs-runner orders and positions', () => {
     const positions = await runCli('positions', '--config', file, '--json');
     expect(positions.code).toBe(0);
     expect(JSON.parse(positions.stdout)).toEqual([
-      // 4 sold at ₹805 (the exit's order is not in this journal: counted as carried), the
-      // other 6 closed at the last fill's ₹805: ₹50 realised.
-      expect.objectContaining({ net: 0, realised: '50.00', unrealised: '0.00' }),
+      // 4 sold at ₹805 (₹20), the other 6 closed at their cost (the broker's price is not
+      // known): ₹20 realised.
+      expect.objectContaining({ net: 0, realised: '20.00', unrealised: '0.00' }),
     ]);
   });
 

@@ -30,13 +30,19 @@ describe('the trading window on the engine (paper venue, virtual time)', () => {
     });
     expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
 
-    // A delivery order is outside the window; an exit of it passes too.
+    // A delivery order is outside the window, and so is its delivery exit. An intraday
+    // sell against the holding is not its exit: the broker keeps products apart, so it
+    // opens an intraday short (checked to fail with the window reading the net position,
+    // as before: the short passed as an exit).
     await engine.submit(place('delivery', { product: 'C', quantity: 4 }));
     await venue.wait(2_000);
-    await engine.submit(place('exit', { product: 'I', side: 'S', quantity: 4 }));
+    await engine.submit(place('short', { product: 'I', side: 'S', quantity: 4 }));
+    await venue.wait(2_000);
+    await engine.submit(place('exit', { product: 'C', side: 'S', quantity: 4 }));
     await venue.wait(2_000);
     expect(events.filter((e) => e.type === 'OrderDenied').map((e) => e.intentId)).toEqual([
       'again',
+      'short',
     ]);
     expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
     await engine.stop();

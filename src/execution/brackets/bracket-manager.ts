@@ -3,6 +3,7 @@ import { SessionError } from '../../api/errors/session-error.ts';
 import type { BracketIntent, RoutedIntent } from '../../domain/intents.ts';
 import type { Paise } from '../../domain/money.ts';
 import type { OrderEvent } from '../../domain/order-events.ts';
+import type { Product } from '../../domain/order-params.ts';
 import type { EngineCore } from '../engine-core.ts';
 import { isFinal } from '../tracked-order.ts';
 import { bracketProblem, entryIntent } from './bracket-entry.ts';
@@ -138,11 +139,13 @@ export class BracketManager {
   }
 
   /** A square-off of a strategy (one instrument or all): its brackets there end. */
-  endFor(strategyId: string, token: number | undefined, reason: string): void {
+  endFor(strategyId: string, token: number | undefined, reason: string, product?: Product): void {
     for (const live of [...this.live.values()]) {
       const { record } = live;
       if (record.strategyId !== strategyId) continue;
       if (token !== undefined && record.intent.instrument.token !== token) continue;
+      // A square-off of one product (the intraday one before the close) leaves the others'.
+      if (product !== undefined && record.intent.product !== product) continue;
       this.end(live, reason);
     }
   }

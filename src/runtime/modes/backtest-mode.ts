@@ -53,6 +53,9 @@ export async function backtestMode(input: ModeInput, source: MarketSource): Prom
     recorder,
     ...(options.candleHistory === undefined ? {} : { candleHistory: options.candleHistory }),
     describe: describeTo(broker),
+    // The venue has no broker's cut-off: an intraday position left open stays (the
+    // results are those of the fills).
+    closeIntradayAfterDay: false,
     // The source and the market are the caller's; new credentials mean nothing to them.
     setCredentials: () => undefined,
     close: async () => broker.close(),

@@ -96,4 +96,9 @@ export interface ModeParts {
   close(): Promise<void>;
   /** The engine's placement-stage observer (metrics), when the caller gave one. */
   observer?: ExecutionObserver;
+  /**
+   * False in a replay: its paper venue squares nothing off at a cut-off, so an intraday
+   * position left open stays in the book (results are the fills'). Default true.
+   */
+  closeIntradayAfterDay?: boolean;
 }

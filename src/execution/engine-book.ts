@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import { formatInr } from '../domain/money.ts';
-import type { PositionBookOptions } from './position-book.ts';
+import type { ExecutionEngineOptions } from './engine-options.ts';
+import { PositionBook, type PositionBookOptions } from './position-book.ts';
 
 /**
  * What the engine says when its book closes an intraday position whose IST day ended
  * ({@link PositionBookOptions.now}): a warning, since the bot's own square-off did not
  * close it (stopped at the time, or refused) and the broker's cut-off did, at a price the
- * bot does not know; and when a fill of such a day comes after the close. What is found
+ * bot does not know; and when a fill of such a day is learnt only on a later day. What is found
  * again while a journal is replayed was told when it happened: debug.
  *
  * @example
@@ -14,7 +15,7 @@ import type { PositionBookOptions } from './position-book.ts';
  * new PositionBook({ now: () => clock.now(), ...intradayLog(logger) });
  * ```
  */
-export function intradayLog(
+function intradayLog(
   logger: Logger,
 ): Pick<PositionBookOptions, 'onIntradayClosed' | 'onLateIntradayFill'> {
   const log = logger.child({ component: 'execution' });
@@ -33,7 +34,7 @@ export function intradayLog(
     }
     log.warn(
       fields,
-      `intraday position ${c.quantity > 0 ? '+' : ''}${c.quantity} ${c.symbol} of ${c.strategyId} from ${c.day} was still open after its day ended: the broker squares intraday positions off at its cut-off, so the bot no longer counts it (booked closed at its last price ${formatInr(c.price)}, an estimate); check the broker's positions`,
+      `intraday position ${c.quantity > 0 ? '+' : ''}${c.quantity} ${c.symbol} of ${c.strategyId} from ${c.day} was still open after its day ended: the broker squares intraday positions off at its cut-off, so the bot no longer counts it (booked closed at its cost, ${formatInr(c.price)}: the broker's price is not known to the bot, so no PnL is booked for it); check the broker's positions`,
     );
   };
   const onLateIntradayFill: PositionBookOptions['onLateIntradayFill'] = (f) => {
@@ -51,8 +52,23 @@ export function intradayLog(
     }
     log.warn(
       fields,
-      `a fill of ${f.quantity > 0 ? '+' : ''}${f.quantity} ${f.symbol} of ${f.strategyId} for an intraday order of ${f.day} came after that day's position was closed: not booked into the position (the broker's square-off took the position as it stood); check the broker's positions`,
+      `a fill of ${f.quantity > 0 ? '+' : ''}${f.quantity} ${f.symbol} of ${f.strategyId} for an intraday order of ${f.day} was learnt only on a later day: not booked into the position (that day's position was closed, the broker's square-off taking it as it stood); check the broker's positions`,
     );
   };
   return { onIntradayClosed, onLateIntradayFill };
+}
+
+/**
+ * The engine's own position book: on its clock, closing intraday positions after their
+ * day unless the options say not to, and saying so in its log.
+ */
+export function engineBook(
+  options: Pick<ExecutionEngineOptions, 'clock' | 'logger' | 'closeIntradayAfterDay'>,
+): PositionBook {
+  const { clock, logger } = options;
+  return new PositionBook({
+    now: () => clock.now(),
+    closeEndedDays: options.closeIntradayAfterDay !== false,
+    ...intradayLog(logger),
+  });
 }
