@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { formatInr } from '../domain/money.ts';
 import type { ExecutionEngineOptions } from './engine-options.ts';
+import type { Journal } from './journal.ts';
 import { PositionBook, type PositionBookOptions } from './position-book.ts';
 
 /**
@@ -12,14 +13,22 @@ import { PositionBook, type PositionBookOptions } from './position-book.ts';
  *
  * @example
  * ```ts
- * new PositionBook({ now: () => clock.now(), ...intradayLog(logger) });
+ * new PositionBook({ now: () => clock.now(), ...intradayLog(logger, journal) });
  * ```
  */
+/** Journal meta key: the latest IST day (`YYYY-MM-DD`) whose intraday leftovers were warned of. */
+const TOLD_KEY = 'intradayClosedTold';
+
 function intradayLog(
   logger: Logger,
+  journal: Pick<Journal, 'getMeta' | 'setMeta'>,
 ): Pick<PositionBookOptions, 'onIntradayClosed' | 'onLateIntradayFill'> {
   const log = logger.child({ component: 'execution' });
+  // The latest day whose leftovers an earlier run of this journal warned of: a restart
+  // finds them again (the journal keeps fills, not closes) and says so at debug only.
+  let toldBefore: string | undefined;
   const onIntradayClosed: PositionBookOptions['onIntradayClosed'] = (c) => {
+    toldBefore ??= journal.getMeta(TOLD_KEY) ?? '';
     const fields = {
       strategy: c.strategyId,
       token: c.token,
@@ -28,10 +37,11 @@ function intradayLog(
       day: c.day,
       price: c.price,
     };
-    if (c.replayed) {
-      log.debug(fields, 'intraday position of an earlier day closed in the replayed journal');
+    if (c.replayed || c.day <= toldBefore) {
+      log.debug(fields, 'intraday position of an earlier day closed again (told when it was)');
       return;
     }
+    if (c.day > (journal.getMeta(TOLD_KEY) ?? '')) journal.setMeta(TOLD_KEY, c.day);
     log.warn(
       fields,
       `intraday position ${c.quantity > 0 ? '+' : ''}${c.quantity} ${c.symbol} of ${c.strategyId} from ${c.day} was still open after its day ended: the broker squares intraday positions off at its cut-off, so the bot no longer counts it (booked closed at its cost, ${formatInr(c.price)}: the broker's price is not known to the bot, so no PnL is booked for it); check the broker's positions`,
@@ -64,11 +74,12 @@ function intradayLog(
  */
 export function engineBook(
   options: Pick<ExecutionEngineOptions, 'clock' | 'logger' | 'closeIntradayAfterDay'>,
+  journal: Pick<Journal, 'getMeta' | 'setMeta'>,
 ): PositionBook {
   const { clock, logger } = options;
   return new PositionBook({
     now: () => clock.now(),
     closeEndedDays: options.closeIntradayAfterDay !== false,
-    ...intradayLog(logger),
+    ...intradayLog(logger, journal),
   });
 }

@@ -125,4 +125,36 @@ describe('ExecutionEngine: a bot running from one day into the next', () => {
     expect(restarted.killed).toBe(false);
     await restarted.stop();
   });
+
+  // Review s10b E: checked to fail without the journal's note of the days told (the
+  // warning came again at every restart).
+  it('warns of a leftover once, not again at every later restart', async () => {
+    const { broker, placed } = scriptedBroker();
+    broker.orderBook = async () =>
+      placed.length === 0 ? [] : [bookRecord('N1', placed[0]?.tag ?? '', 1)];
+    broker.tradeBook = async () => (placed.length === 0 ? [] : [trade('N1', '800.00')]);
+    const clock = new VirtualClock(Date.parse('2026-11-23T10:00:00+05:30'));
+    const journal = new MemoryJournal();
+    const warnings = (lines: { level: number; msg: unknown }[]) =>
+      lines.filter((l) => l.level === 40).map((l) => String(l.msg));
+    const monday = memoryLogger();
+    const first = engineOn(broker, clock, journal, { logger: monday.logger });
+    await first.submit(placeIntent('entry'));
+    await first.poll();
+    clock.advanceTo(Date.parse('2026-11-24T09:20:00+05:30'));
+    first.markAndCheck();
+    expect(warnings(monday.lines)).toEqual([expect.stringMatching(/was still open after its day/)]);
+    await first.stop();
+    // Restarted on Wednesday: the same close is found again in the replay, told at debug.
+    clock.advanceTo(Date.parse('2026-11-25T09:20:00+05:30'));
+    broker.orderBook = async () => [];
+    broker.tradeBook = async () => [];
+    const wednesday = memoryLogger();
+    const second = engineOn(broker, clock, journal, { logger: wednesday.logger });
+    await second.recover();
+    second.markAndCheck();
+    expect(second.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    expect(warnings(wednesday.lines)).toEqual([]);
+    await second.stop();
+  });
 });

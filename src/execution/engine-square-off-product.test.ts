@@ -4,7 +4,7 @@ import { VirtualClock } from '../clock/virtual-clock.ts';
 import { memoryLogger } from '../market-data/testing/fake-quote-source.ts';
 import { bracketIntent, paperBracketVenue } from '../paper/testing/paper-bracket-venue.ts';
 import { ExecutionEngine } from './execution-engine.ts';
-import { OPEN_SESSION, placeIntent, scriptedBroker } from './testing/engine-fixtures.ts';
+import { OPEN_SESSION, placeIntent, scriptedBroker, settle } from './testing/engine-fixtures.ts';
 
 /**
  * An engine over a broker whose books show what a test sets: `fill(n, status)` gives the
@@ -154,6 +154,42 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
     expect(of('OrderFilled')).not.toContain('b1/sl');
     expect(of('OrderCancelled')).toContain('b1/sl');
     expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    await engine.stop();
+  });
+
+  // Checked to fail with the tokens of an unscoped square-off taken from the net alone (a
+  // flat net was skipped: the short and the holding both left open at the broker).
+  it('flattens an intraday short against a delivery holding: a flat net, two open parts', async () => {
+    const { engine, fill, exitsAfter } = setUp();
+    await engine.submit(placeIntent('hold', { quantity: 5, product: 'C' }));
+    await engine.submit(placeIntent('short', { quantity: 5, product: 'I', side: 'S' }));
+    fill(1, 'COMPLETE');
+    fill(2, 'COMPLETE');
+    await engine.poll();
+    expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
+    await engine.submit({ kind: 'squareOff', id: 'kill-1', strategyId: 's1' });
+    expect(exitsAfter(2)).toEqual([
+      ['B', 5, 'I'],
+      ['S', 5, 'C'],
+    ]);
+    await engine.stop();
+  });
+
+  // Review s10b A: checked to fail with the risk gate judging a square-off exit by the net
+  // (as before): under the tripped kill switch both exits were denied as new positions.
+  it('closes both parts when the kill switch trips, each exit judged on its own part', async () => {
+    const { engine, fill, exitsAfter } = setUp();
+    await engine.submit(placeIntent('hold', { quantity: 10, product: 'C' }));
+    await engine.submit(placeIntent('short', { quantity: 4, product: 'I', side: 'S' }));
+    fill(1, 'COMPLETE');
+    fill(2, 'COMPLETE');
+    await engine.poll();
+    expect(engine.tripKillSwitch('test')).toBe(true);
+    await settle(200);
+    expect(exitsAfter(2)).toEqual([
+      ['B', 4, 'I'],
+      ['S', 10, 'C'],
+    ]);
     await engine.stop();
   });
 });

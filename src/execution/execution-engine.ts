@@ -82,8 +82,8 @@ export class ExecutionEngine {
   constructor(private readonly options: ExecutionEngineOptions) {
     const { clock, logger } = options;
     this.pauses = new TradingPause(logger, options.onSessionRefused);
-    this.positions = options.positions ?? engineBook(options);
     this.journal = options.journal ?? new MemoryJournal();
+    this.positions = options.positions ?? engineBook(options, this.journal);
     this.limits = { ...DEFAULT_RISK_LIMITS, ...options.risk };
     this.recorder = new EventRecorder({
       clock,

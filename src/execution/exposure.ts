@@ -1,3 +1,4 @@
+import type { PlaceIntent } from '../domain/intents.ts';
 import type { Product } from '../domain/order-params.ts';
 import { ocoGroupOf } from './brackets/leg-ids.ts';
 import type { OrderTracker } from './order-tracker.ts';
@@ -53,4 +54,30 @@ export function exposureOf(
   }
   if (legs !== undefined) for (const signed of legs.values()) pending += signed;
   return { position, pending };
+}
+
+/**
+ * A placement's exposure in one product's part of its strategy's position in its
+ * instrument (position and what working orders of that product add): the trading
+ * window's intraday part, a square-off exit's own part.
+ */
+export function partExposure(
+  positions: PositionBook,
+  tracker: OrderTracker,
+  intent: PlaceIntent & { strategyId: string },
+  except: TrackedOrder | undefined,
+  orders: readonly TrackedOrder[],
+  product: Product,
+): number {
+  const { position, pending } = exposureOf(
+    positions,
+    tracker,
+    intent.strategyId,
+    intent.instrument.token,
+    except,
+    ocoGroupOf(intent.id),
+    orders,
+    product,
+  );
+  return position + pending;
 }

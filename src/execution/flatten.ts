@@ -25,10 +25,13 @@ export async function flattenAll(
     if (err instanceof SessionError) core.pause(err);
     else logger.error({ err }, 'kill switch: cancelling open orders failed');
   }
+  // Open in any product: a flat net may be an intraday short against a holding.
   const strategies = new Set(
     core.positions
       .positions()
-      .filter((p) => p.netQuantity !== 0)
+      .filter(
+        (p) => p.netQuantity !== 0 || core.positions.quantityOf(p.strategyId, p.token, 'I') !== 0,
+      )
       .map((p) => p.strategyId),
   );
   for (const strategyId of strategies) {

@@ -4,10 +4,11 @@ import type { OrderBookRecord } from '../api/schemas/order-records.ts';
 import type { PlaceIntent } from '../domain/intents.ts';
 import { istDayNumber } from '../domain/ist.ts';
 import type { OrderEvent } from '../domain/order-events.ts';
+import type { Product } from '../domain/order-params.ts';
 import { ocoGroupOf } from './brackets/leg-ids.ts';
 import type { EngineCore } from './engine-core.ts';
 import { isSquareOffExitId } from './exit-slices.ts';
-import { exposureOf } from './exposure.ts';
+import { exposureOf, partExposure } from './exposure.ts';
 import { orderTag, tagSeq } from './order-tag.ts';
 import type { FollowUp } from './order-tracker.ts';
 import { checkPlace } from './risk/risk-gate.ts';
@@ -102,6 +103,9 @@ export class Placements {
     // not grow with the other orders working, nor with the day's (issue 13).
     const { tracker } = this.core;
     const working = tracker.workingFor(intent.strategyId, intent.instrument.token);
+    // A square-off's exit: orders it asked to cancel give way (counted, a resting stop
+    // would make the exit look like a new position, which the kill switch denies).
+    const counted = system ? working.filter((o) => o.cancelRequested !== true) : working;
     const exposure = exposureOf(
       this.core.positions,
       tracker,
@@ -109,10 +113,11 @@ export class Placements {
       intent.instrument.token,
       again,
       ocoGroupOf(intent.id),
-      // A square-off's exit: orders it asked to cancel give way (counted, a resting stop
-      // would make the exit look like a new position, which the kill switch denies).
-      system ? working.filter((o) => o.cancelRequested !== true) : working,
+      counted,
     );
+    /** The strategy's exposure in one product's part alone (the broker keeps them apart). */
+    const part = (product: Product) =>
+      partExposure(this.core.positions, tracker, intent, again, counted, product);
     // The trading window: no new intraday entry from the square-off time on. The
     // framework's own orders and re-placements of accepted ones are not new entries.
     const late =
@@ -122,19 +127,7 @@ export class Placements {
             intent,
             // The intraday part alone: an intraday sell against a delivery holding is an
             // intraday short, not an exit (read only past the square-off time).
-            () => {
-              const day = exposureOf(
-                this.core.positions,
-                tracker,
-                intent.strategyId,
-                intent.instrument.token,
-                again,
-                ocoGroupOf(intent.id),
-                system ? working.filter((o) => o.cancelRequested !== true) : working,
-                'I',
-              );
-              return day.position + day.pending;
-            },
+            () => part('I'),
             now,
             sessions,
             this.core.options.squareOffMinutesBeforeClose,
@@ -150,7 +143,9 @@ export class Placements {
           again !== undefined && tracker.isWorking(again)
             ? tracker.openCount() - 1
             : tracker.openCount(),
-        position: exposure.position + exposure.pending,
+        // A square-off's exit reduces its own product's part (one exit per product), even
+        // where the net of all products would not show it (parts against each other).
+        position: system ? part(intent.product) : exposure.position + exposure.pending,
         placementsToday: this.perDay.get(day) ?? 0,
         killed: this.core.killed,
         quote: this.core.options.quote?.(intent.instrument.token),

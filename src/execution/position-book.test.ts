@@ -212,4 +212,21 @@ describe('PositionBook: intraday positions end with their IST day', () => {
     // The square-off before the close closes all of it: none was closed by a day's end.
     expect(book.quantityOf('a', 3045, 'I')).toBe(15);
   });
+
+  // Review s10b B: checked to fail with the replay closing a book's leftover only at its
+  // next intraday fill (realised 10,000 in the replay against 0).
+  it("replays a carried fill after the day's close, as the running bot booked it", () => {
+    const { now, book } = setup(MON);
+    book.applyFill('a', 3045, 'SBIN-EQ', 'B', 10, 80_000, I(MON));
+    now.t = TUE;
+    // Tuesday's first event is a delivery sale of 12 (the bot read nothing before it).
+    book.applyFill('a', 3045, 'SBIN-EQ', 'S', 12, 81_000, carried('C', TUE));
+    const again = setup(WED);
+    again.book.replay(() => {
+      again.book.applyFill('a', 3045, 'SBIN-EQ', 'B', 10, 80_000, I(MON));
+      again.book.applyFill('a', 3045, 'SBIN-EQ', 'S', 12, 81_000, carried('C', TUE));
+    });
+    expect(book.position('a', 3045)).toMatchObject({ netQuantity: -12, realised: 0 });
+    expect(again.book.position('a', 3045)).toEqual(book.position('a', 3045));
+  });
 });

@@ -130,10 +130,14 @@ export class PositionBook {
     const key = `${strategyId}\u0000${token}`;
     let b = this.books.get(key);
     const signed = side === 'B' ? quantity : -quantity;
+    const closing = this.options.closeEndedDays !== false && this.options.now !== undefined;
+    // Whatever its product, a fill comes after the close of the days before it was learnt:
+    // at run time the clock's, in a replay the fill's own (the same order of events).
+    if (closing && !this.replaying) this.rollOver();
+    else if (closing && b !== undefined && day !== undefined)
+      this.closeIntraday(b, istDayNumber(day.learntAt));
     if (day !== undefined && day.product === 'I' && this.options.now !== undefined) {
-      if (!this.replaying) this.rollOver();
       const d = istDayNumber(day.at);
-      const closing = this.options.closeEndedDays !== false;
       if (closing && (istDayNumber(day.learntAt) > d || (b !== undefined && d < b.intradayDay))) {
         this.options.onLateIntradayFill?.({
           strategyId,

@@ -53,9 +53,15 @@ async function closePositions(
     if (!isSquareOffExit(o)) await core.requestCancel(o);
   const tokens = new Set(
     [
+      // A part open in any product (a flat net may be an intraday short against a holding).
       ...core.positions
         .positions(intent.strategyId)
-        .filter((p) => core.positions.quantityOf(intent.strategyId, p.token, product) !== 0)
+        .filter(
+          (p) =>
+            core.positions.quantityOf(intent.strategyId, p.token, product) !== 0 ||
+            (product === undefined &&
+              core.positions.quantityOf(intent.strategyId, p.token, 'I') !== 0),
+        )
         .map((p) => p.token),
       ...core.tracker
         .active()

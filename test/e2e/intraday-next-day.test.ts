@@ -94,8 +94,10 @@ describe('e2e: an intraday position left open at the close, and the next day', {
       day: MONDAY,
     });
     // Tuesday's broker saw no order. Without the book's close (checked: the engine's
-    // PositionBook built without its clock) Tuesday's square-off sold the share the
-    // broker had already squared off: a SELL order, a naked short.
+    // PositionBook with closeEndedDays false, and the warning's wait taken out) Tuesday's
+    // square-off sold the share the broker had already squared off: a SELL order filled
+    // at 15:20 IST, a naked short. (With the book built without its clock the test fails
+    // at the warning's wait.)
     expect(
       book.orders.map((o) => [o.transactionType, o.status]),
       ctx,
