@@ -158,7 +158,8 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
   });
 
   // Checked to fail with the tokens of an unscoped square-off taken from the net alone (a
-  // flat net was skipped: the short and the holding both left open at the broker).
+  // flat net was skipped: the short and the holding both left open at the broker), and
+  // with the kill switch's flatten choosing strategies by their net alone.
   it('flattens an intraday short against a delivery holding: a flat net, two open parts', async () => {
     const { engine, fill, exitsAfter } = setUp();
     await engine.submit(placeIntent('hold', { quantity: 5, product: 'C' }));
@@ -167,7 +168,8 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
     fill(2, 'COMPLETE');
     await engine.poll();
     expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
-    await engine.submit({ kind: 'squareOff', id: 'kill-1', strategyId: 's1' });
+    expect(engine.tripKillSwitch('test')).toBe(true);
+    await settle(200);
     expect(exitsAfter(2)).toEqual([
       ['B', 5, 'I'],
       ['S', 5, 'C'],
