@@ -48,13 +48,25 @@ function setUp() {
         averagePrice: '800.00',
       } as TradeBookRecord);
   };
+  /**
+   * Strategy s1 holds `held` SBIN as delivery and `day` (signed) intraday, both filled:
+   * orders 1 and 2.
+   */
+  const hold = async (held: number, day: number) => {
+    await engine.submit(placeIntent('hold', { quantity: held, product: 'C' }));
+    const side = day > 0 ? 'B' : 'S';
+    await engine.submit(placeIntent('day', { quantity: Math.abs(day), product: 'I', side }));
+    fill(1, 'COMPLETE');
+    fill(2, 'COMPLETE');
+    await engine.poll();
+  };
   /** The orders placed after the first `n`: side, quantity and product. */
   const exitsAfter = (n: number) =>
     engine
       .orders('s1')
       .slice(n)
       .map((o) => [o.intent.side, o.intent.quantity, o.intent.product]);
-  return { engine, clock, fill, exitsAfter };
+  return { engine, clock, fill, hold, exitsAfter };
 }
 
 describe('ExecutionEngine: the square-off before the close keeps delivery holdings', () => {
@@ -62,12 +74,8 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
   // before), the first test's exit sells all 15, as delivery (the first order's product);
   // with the retry chain not carrying the product, the second test's retry does.
   it('closes only the intraday quantity of a strategy that also holds delivery', async () => {
-    const { engine, fill, exitsAfter } = setUp();
-    await engine.submit(placeIntent('hold', { quantity: 10, product: 'C' }));
-    await engine.submit(placeIntent('day', { quantity: 5, product: 'I' }));
-    fill(1, 'COMPLETE');
-    fill(2, 'COMPLETE');
-    await engine.poll();
+    const { engine, fill, hold, exitsAfter } = setUp();
+    await hold(10, 5);
     expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(15);
     expect(engine.positions.quantityOf('s1', 3045, 'I')).toBe(5);
     expect(engine.positions.quantityOf('s1', 3045, 'C')).toBe(10);
@@ -84,12 +92,8 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
   });
 
   it('tries a refused intraday exit again with the same scope', async () => {
-    const { engine, clock, fill, exitsAfter } = setUp();
-    await engine.submit(placeIntent('hold', { quantity: 10, product: 'C' }));
-    await engine.submit(placeIntent('day', { quantity: 5, product: 'I' }));
-    fill(1, 'COMPLETE');
-    fill(2, 'COMPLETE');
-    await engine.poll();
+    const { engine, clock, fill, hold, exitsAfter } = setUp();
+    await hold(10, 5);
     await engine.submit({ kind: 'squareOff', id: 'auto-eod-1', strategyId: 's1', product: 'I' });
     fill(3, 'REJECTED');
     await engine.poll();
@@ -107,12 +111,8 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
   // of an unscoped square-off as one order of the first order's product (as before): it
   // sold 15 as delivery, and the intraday square-off then sold 5 more.
   it('sends an exit per product, so a scoped square-off counts an unscoped one working', async () => {
-    const { engine, fill, exitsAfter } = setUp();
-    await engine.submit(placeIntent('hold', { quantity: 10, product: 'C' }));
-    await engine.submit(placeIntent('day', { quantity: 5, product: 'I' }));
-    fill(1, 'COMPLETE');
-    fill(2, 'COMPLETE');
-    await engine.poll();
+    const { engine, fill, hold, exitsAfter } = setUp();
+    await hold(10, 5);
     // The kill switch's, an operator's, a stop's or the strategy's own: the whole net.
     await engine.submit({ kind: 'squareOff', id: 'kill-1', strategyId: 's1' });
     expect(exitsAfter(2)).toEqual([
@@ -161,12 +161,8 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
   // flat net was skipped: the short and the holding both left open at the broker), and
   // with the kill switch's flatten choosing strategies by their net alone.
   it('flattens an intraday short against a delivery holding: a flat net, two open parts', async () => {
-    const { engine, fill, exitsAfter } = setUp();
-    await engine.submit(placeIntent('hold', { quantity: 5, product: 'C' }));
-    await engine.submit(placeIntent('short', { quantity: 5, product: 'I', side: 'S' }));
-    fill(1, 'COMPLETE');
-    fill(2, 'COMPLETE');
-    await engine.poll();
+    const { engine, hold, exitsAfter } = setUp();
+    await hold(5, -5);
     expect(engine.positions.position('s1', 3045)?.netQuantity).toBe(0);
     expect(engine.tripKillSwitch('test')).toBe(true);
     await settle(200);
@@ -180,12 +176,8 @@ describe('ExecutionEngine: the square-off before the close keeps delivery holdin
   // Review s10b A: checked to fail with the risk gate judging a square-off exit by the net
   // (as before): under the tripped kill switch both exits were denied as new positions.
   it('closes both parts when the kill switch trips, each exit judged on its own part', async () => {
-    const { engine, fill, exitsAfter } = setUp();
-    await engine.submit(placeIntent('hold', { quantity: 10, product: 'C' }));
-    await engine.submit(placeIntent('short', { quantity: 4, product: 'I', side: 'S' }));
-    fill(1, 'COMPLETE');
-    fill(2, 'COMPLETE');
-    await engine.poll();
+    const { engine, hold, exitsAfter } = setUp();
+    await hold(10, -4);
     expect(engine.tripKillSwitch('test')).toBe(true);
     await settle(200);
     expect(exitsAfter(2)).toEqual([
