@@ -4,6 +4,9 @@ import type { ExecutionEngineOptions } from './engine-options.ts';
 import type { Journal } from './journal.ts';
 import { PositionBook, type PositionBookOptions } from './position-book.ts';
 
+/** Journal meta key: the latest IST day (`YYYY-MM-DD`) whose intraday leftovers were warned of. */
+const TOLD_KEY = 'intradayClosedTold';
+
 /**
  * What the engine says when its book closes an intraday position whose IST day ended
  * ({@link PositionBookOptions.now}): a warning, since the bot's own square-off did not
@@ -16,9 +19,6 @@ import { PositionBook, type PositionBookOptions } from './position-book.ts';
  * new PositionBook({ now: () => clock.now(), ...intradayLog(logger, journal) });
  * ```
  */
-/** Journal meta key: the latest IST day (`YYYY-MM-DD`) whose intraday leftovers were warned of. */
-const TOLD_KEY = 'intradayClosedTold';
-
 function intradayLog(
   logger: Logger,
   journal: Pick<Journal, 'getMeta' | 'setMeta'>,
@@ -27,8 +27,16 @@ function intradayLog(
   // The latest day whose leftovers an earlier run of this journal warned of: a restart
   // finds them again (the journal keeps fills, not closes) and says so at debug only.
   let toldBefore: string | undefined;
+  /** The journal's note, or none when it cannot be read (closed at a stop): warn then. */
+  const told = (): string => {
+    try {
+      return journal.getMeta(TOLD_KEY) ?? '';
+    } catch {
+      return '';
+    }
+  };
   const onIntradayClosed: PositionBookOptions['onIntradayClosed'] = (c) => {
-    toldBefore ??= journal.getMeta(TOLD_KEY) ?? '';
+    toldBefore ??= told();
     const fields = {
       strategy: c.strategyId,
       token: c.token,
@@ -41,7 +49,11 @@ function intradayLog(
       log.debug(fields, 'intraday position of an earlier day closed again (told when it was)');
       return;
     }
-    if (c.day > (journal.getMeta(TOLD_KEY) ?? '')) journal.setMeta(TOLD_KEY, c.day);
+    try {
+      if (c.day > told()) journal.setMeta(TOLD_KEY, c.day);
+    } catch (err) {
+      log.debug({ err }, 'could not note the day told in the journal (closed?)');
+    }
     log.warn(
       fields,
       `intraday position ${c.quantity > 0 ? '+' : ''}${c.quantity} ${c.symbol} of ${c.strategyId} from ${c.day} was still open after its day ended: the broker squares intraday positions off at its cut-off, so the bot no longer counts it (booked closed at its cost, ${formatInr(c.price)}: the broker's price is not known to the bot, so no PnL is booked for it); check the broker's positions`,

@@ -145,7 +145,11 @@ export class Placements {
             : tracker.openCount(),
         // A square-off's exit reduces its own product's part (one exit per product), even
         // where the net of all products would not show it (parts against each other).
-        position: system ? part(intent.product) : exposure.position + exposure.pending,
+        // Other orders (a cancel-and-replace's new order among the framework's) the net.
+        position:
+          system && isSquareOffExitId(intent.id)
+            ? part(intent.product)
+            : exposure.position + exposure.pending,
         placementsToday: this.perDay.get(day) ?? 0,
         killed: this.core.killed,
         quote: this.core.options.quote?.(intent.instrument.token),
