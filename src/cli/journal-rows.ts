@@ -1,6 +1,6 @@
 import { IST_OFFSET_MS, toIstIso } from '../domain/ist.ts';
 import { formatRupees } from '../domain/money.ts';
-import { fillDay } from '../execution/fill-day.ts';
+import { bookJournalFills } from '../execution/fill-day.ts';
 import type { JournalSnapshot } from '../execution/journal.ts';
 import { PositionBook } from '../execution/position-book.ts';
 import { workingPrices } from '../execution/working-prices.ts';
@@ -104,15 +104,9 @@ export function positionRows(
 ): PositionRow[] {
   const book = new PositionBook({ now: () => now });
   const lastFill = new Map<number, LastPrice>();
-  const orderOf = new Map(snapshot.orders.map((o) => [o.tag, o]));
-  book.replay(() => {
-    for (const f of snapshot.fills) {
-      const order = orderOf.get(f.tag);
-      const day = order === undefined ? undefined : fillDay(order, f.at);
-      book.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price, day);
-      const seen = lastFill.get(f.token);
-      if (seen === undefined || f.at >= seen.at) lastFill.set(f.token, { ltp: f.price, at: f.at });
-    }
+  bookJournalFills(book, snapshot, (f) => {
+    const seen = lastFill.get(f.token);
+    if (seen === undefined || f.at >= seen.at) lastFill.set(f.token, { ltp: f.price, at: f.at });
   });
   const seen = new Map<number, LastPrice & { from: 'quote' | 'fill' }>();
   for (const [token, fill] of lastFill) {

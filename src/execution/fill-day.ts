@@ -1,4 +1,6 @@
 import type { FillDay } from './intraday-fill.ts';
+import type { JournalFill, JournalSnapshot } from './journal.ts';
+import type { PositionBook } from './position-book.ts';
 import type { TrackedOrder } from './tracked-order.ts';
 
 /**
@@ -33,4 +35,30 @@ export function fillDay(
   learntAt: number,
 ): FillDay {
   return { product: order.intent.product, at: fillDayTime(order, learntAt), learntAt };
+}
+
+/**
+ * Books a journal's fills into `book` in their order, each on its day (its order's, found
+ * by tag; a fill whose order the journal lacks counts as a carried product's), as a
+ * replay (see `PositionBook.replay`); `each` sees every fill after it is booked.
+ *
+ * @example
+ * ```ts
+ * bookJournalFills(positions, journal.load());
+ * ```
+ */
+export function bookJournalFills(
+  book: PositionBook,
+  snapshot: Pick<JournalSnapshot, 'orders' | 'fills'>,
+  each?: (fill: JournalFill) => void,
+): void {
+  const orderOf = new Map(snapshot.orders.map((o) => [o.tag, o]));
+  book.replay(() => {
+    for (const f of snapshot.fills) {
+      const order = orderOf.get(f.tag);
+      const day = order === undefined ? undefined : fillDay(order, f.at);
+      book.applyFill(f.strategyId, f.token, f.symbol, f.side, f.quantity, f.price, day);
+      each?.(f);
+    }
+  });
 }

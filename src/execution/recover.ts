@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock/clock.ts';
 import { sleep } from '../clock/sleep.ts';
-import { fillDay } from './fill-day.ts';
+import { bookJournalFills } from './fill-day.ts';
 import type { Journal } from './journal.ts';
 import type { KillSwitch } from './kill-switch.ts';
 import type { OrderTracker } from './order-tracker.ts';
@@ -47,23 +47,8 @@ export async function recoverFromJournal(
     if (order.status !== 'replaced') tracker.track(order);
   }
   deps.placements.restore(orders);
-  // The product is the order's (the journal's fills name their order by tag): intraday
-  // positions a day left open are closed as the book replays into later days.
-  const orderOf = new Map(orders.map((o) => [o.tag, o]));
-  deps.positions.replay(() => {
-    for (const f of fills) {
-      const order = orderOf.get(f.tag);
-      deps.positions.applyFill(
-        f.strategyId,
-        f.token,
-        f.symbol,
-        f.side,
-        f.quantity,
-        f.price,
-        order === undefined ? undefined : fillDay(order, f.at),
-      );
-    }
-  });
+  // Intraday positions a day left open are closed as the book replays into later days.
+  bookJournalFills(deps.positions, { orders, fills });
   deps.killSwitch.load();
   if (orders.length > 0) {
     logger.info(

@@ -1,4 +1,4 @@
-import type { PlaceIntent, SquareOffIntent } from '../domain/intents.ts';
+import type { Instrument, PlaceIntent, SquareOffIntent } from '../domain/intents.ts';
 import type { Product } from '../domain/order-params.ts';
 import type { EngineCore } from './engine-core.ts';
 import { exitSlices, isSquareOffExit } from './exit-slices.ts';
@@ -70,10 +70,16 @@ async function closePositions(
     ].filter((t) => intent.token === undefined || t === intent.token),
   );
   for (const token of tokens) {
+    // The strategy's orders in the instrument: its terms, and the products it traded.
+    const ordered = core.tracker
+      .all()
+      .filter((o) => o.strategyId === intent.strategyId && o.intent.instrument.token === token);
+    const instrument = ordered[0]?.intent.instrument;
+    if (instrument === undefined) continue;
     // Every exit of this token's square-off, across its products' parts and slices.
     let k = 0;
-    for (const [part, position] of partsOf(core, intent.strategyId, token, product)) {
-      const exits = exitsFor(core, intent, token, part, position);
+    for (const [part, position] of partsOf(core, intent.strategyId, token, product, ordered)) {
+      const exits = exitsFor(core, intent, instrument, part, position);
       for (const exit of exits) {
         // `<id>:<token>`, then `<id>:<token>.2`, … for the further exits.
         exit.id = k === 0 ? `${intent.id}:${token}` : `${intent.id}:${token}.${k + 1}`;
@@ -101,16 +107,16 @@ function partsOf(
   strategyId: string,
   token: number,
   product: Product | undefined,
+  ordered: readonly TrackedOrder[],
 ): Array<[Product, number]> {
   const { positions } = core;
   if (product !== undefined) return [[product, positions.quantityOf(strategyId, token, product)]];
-  const ordered = core.tracker
-    .all()
-    .filter((o) => o.strategyId === strategyId && o.intent.instrument.token === token)
-    .map((o) => o.intent.product);
   // The carried product is the one its orders used (a token is equity or F&O); a part
   // no order names (fills whose order is unknown) goes out as the first order's.
-  const carried = ordered.find((p) => p !== 'I') ?? ordered[0] ?? 'C';
+  const carried =
+    ordered.find((o) => o.intent.product !== 'I')?.intent.product ??
+    ordered[0]?.intent.product ??
+    'C';
   // Only intraday orders: the whole net is the intraday exit's.
   if (carried === 'I') return [['I', positions.quantityOf(strategyId, token)]];
   return [
@@ -128,11 +134,12 @@ function partsOf(
 function exitsFor(
   core: EngineCore,
   intent: SquareOffIntent & { strategyId: string },
-  token: number,
+  instrument: Instrument,
   product: Product,
   position: number,
 ): Array<PlaceIntent & { strategyId: string }> {
   const { strategyId } = intent;
+  const { token } = instrument;
   const ofPart = (o: TrackedOrder) =>
     o.strategyId === strategyId &&
     o.intent.instrument.token === token &&
@@ -148,11 +155,6 @@ function exitsFor(
     );
   const net = position + unanswered;
   if (net === 0) return [];
-  const source = core.tracker
-    .all()
-    .find((o) => o.strategyId === strategyId && o.intent.instrument.token === token);
-  if (source === undefined) return [];
-  const instrument = source.intent.instrument;
   // Within the per-order limits, or a large position's exit would be denied whole.
   const slices = exitSlices(
     Math.abs(net),
